@@ -1,0 +1,78 @@
+/**
+ * A `SqlClient` over real PostgreSQL (node-postgres pool through @effect/sql-pg), with the value contract of
+ * `sql_types.ts`. Read-only clients set `default_transaction_read_only`, so a stray write fails loudly instead of
+ * touching a db-sync database; writers open `BEGIN READ WRITE` explicitly.
+ */
+import { PgClient } from "@effect/sql-pg";
+import type { SqlClient } from "@effect/sql/SqlClient";
+import { SqlError } from "@effect/sql/SqlError";
+import type { Reactivity } from "@effect/experimental/Reactivity";
+import { Effect, type Scope } from "effect";
+import pg from "pg";
+import { textParsers } from "./sql_types.ts";
+
+export interface PgClientOptions {
+  readonly url: string;
+  readonly maxConnections?: number;
+  readonly readOnly?: boolean;
+  /** Per-statement limit in milliseconds; 0 = none. */
+  readonly statementTimeoutMs?: number;
+  readonly applicationName?: string;
+}
+
+const byteaParser = (text: string): Uint8Array => {
+  const buffer = pg.types.getTypeParser(17, "text")(text) as Uint8Array;
+  return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+};
+
+/** pg's own parsers, with ours for int8/numeric/timestamp/bytea. */
+export const pgTypes: pg.CustomTypesConfig = {
+  // deno-lint-ignore no-explicit-any
+  getTypeParser: ((oid: number, format?: "text" | "binary") => {
+    if (format === "binary") return pg.types.getTypeParser(oid, "binary");
+    if (oid === 17) return byteaParser;
+    return textParsers[oid] ?? pg.types.getTypeParser(oid, "text");
+  }) as any,
+};
+
+const sessionOptions = (o: PgClientOptions): string =>
+  [
+    o.readOnly ? "-c default_transaction_read_only=on" : "",
+    o.statementTimeoutMs ? `-c statement_timeout=${o.statementTimeoutMs}` : "",
+    "-c TimeZone=UTC",
+  ].filter((s) => s !== "").join(" ");
+
+/** Opens a pool, checks it answers, and closes it with the scope. */
+export const makePgSqlClient = (
+  o: PgClientOptions,
+): Effect.Effect<SqlClient, SqlError, Scope.Scope | Reactivity> =>
+  PgClient.fromPool({
+    acquire: Effect.acquireRelease(
+      Effect.tryPromise({
+        try: async () => {
+          const pool = new pg.Pool({
+            connectionString: o.url,
+            max: o.maxConnections ?? 10,
+            options: sessionOptions(o),
+            application_name: o.applicationName ?? "cardano-data-service",
+            types: pgTypes,
+            connectionTimeoutMillis: 5_000,
+          });
+          pool.on("error", () => {});
+          try {
+            await pool.query("select 1");
+          } catch (cause) {
+            await pool.end().catch(() => {});
+            throw cause;
+          }
+          return pool;
+        },
+        catch: (cause) => new SqlError({ cause, message: `cannot connect to PostgreSQL: ${describe(cause)}` }),
+      }),
+      (pool) => Effect.promise(() => pool.end().catch(() => {})),
+    ),
+    types: pgTypes,
+  });
+
+const describe = (cause: unknown): string =>
+  cause instanceof Error ? cause.message || cause.constructor.name : String(cause);
