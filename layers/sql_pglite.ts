@@ -30,7 +30,11 @@ export const makePgliteSqlClientFrom = (
 ): Effect.Effect<SqlClient, SqlError, Reactivity> =>
   Effect.gen(function* () {
     const lock = yield* Effect.makeSemaphore(1);
-    const run = (sql: string, params: ReadonlyArray<unknown>, rowMode: "object" | "array") =>
+    const run = (
+      sql: string,
+      params: ReadonlyArray<unknown>,
+      rowMode: "object" | "array",
+    ): Effect.Effect<{ readonly rows: ReadonlyArray<unknown> }, SqlError> =>
       Effect.tryPromise({
         try: () =>
           params.length === 0 && rowMode === "object"
@@ -40,7 +44,7 @@ export const makePgliteSqlClientFrom = (
       });
     const connection: Connection = {
       execute: (sql, params, transform) =>
-        Effect.map(run(sql, params, "object"), (r) => transform ? transform(r.rows as object[]) : r.rows),
+        Effect.map(run(sql, params, "object"), (r) => transform ? transform(r.rows as ReadonlyArray<object>) : r.rows),
       executeRaw: (sql, params) => run(sql, params, "object"),
       executeValues: (sql, params) =>
         Effect.map(run(sql, params, "array"), (r) => r.rows as ReadonlyArray<ReadonlyArray<unknown>>),

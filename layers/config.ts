@@ -1,0 +1,136 @@
+/**
+ * Every setting the service reads, from environment variables through Effect `Config`, validated once at start.
+ * A bad value fails with one line naming the variable. Secrets (database and Redis URLs) stay `Redacted`.
+ */
+import { Config, ConfigError, Context, Effect, Either, Layer, LogLevel, Option, Redacted } from "effect";
+import type { Network } from "@schemas/network.ts";
+
+export interface NetworkConfig {
+  /** A db-sync database; none = the embedded PGlite demo chain under DATA_DIR. */
+  readonly databaseUrl: Option.Option<Redacted.Redacted<string>>;
+  /** An Ogmios upstream (ws:// or wss://); none = answer from the chain database. */
+  readonly ogmiosUrl: Option.Option<string>;
+}
+
+export interface AppConfigShape {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  readonly networks: Readonly<Record<Network, NetworkConfig>>;
+  readonly serviceDatabaseUrl: Option.Option<Redacted.Redacted<string>>;
+  readonly redisUrl: Option.Option<Redacted.Redacted<string>>;
+  readonly logLevel: LogLevel.LogLevel;
+}
+
+export class AppConfig extends Context.Tag("AppConfig")<AppConfig, AppConfigShape>() {}
+
+const invalid = (name: string, message: string) => ConfigError.InvalidData([name], message);
+
+const url = (name: string, protocols: ReadonlyArray<string>) =>
+  Config.string(name).pipe(
+    Config.mapOrFail((text) => {
+      try {
+        const u = new URL(text);
+        if (protocols.includes(u.protocol)) return Either.right(text);
+        return Either.left(invalid(name, `expected a ${protocols.join(" or ")}// URL, got ${u.protocol}//`));
+      } catch {
+        return Either.left(invalid(name, "expected a URL, got a value that does not parse as one"));
+      }
+    }),
+  );
+
+const postgresUrl = (name: string) => Config.option(Config.redacted(url(name, ["postgres:", "postgresql:"])));
+
+const port = Config.string("PORT").pipe(
+  Config.withDefault("3000"),
+  Config.mapOrFail((text) => {
+    const n = Number(text);
+    return /^\d+$/.test(text) && n <= 65535
+      ? Either.right(n)
+      : Either.left(invalid("PORT", `expected an integer from 0 to 65535, got "${text}"`));
+  }),
+);
+
+const host = Config.string("HOST").pipe(
+  Config.withDefault("127.0.0.1"),
+  Config.mapOrFail((text) =>
+    /^[A-Za-z0-9.:\-[\]]+$/.test(text)
+      ? Either.right(text.replace(/^\[(.*)\]$/, "$1"))
+      : Either.left(invalid("HOST", `expected a host name or IP address, got "${text}"`))
+  ),
+);
+
+const logLevels: Readonly<Record<string, LogLevel.LogLevel>> = {
+  trace: LogLevel.Trace,
+  debug: LogLevel.Debug,
+  info: LogLevel.Info,
+  warning: LogLevel.Warning,
+  warn: LogLevel.Warning,
+  error: LogLevel.Error,
+  fatal: LogLevel.Fatal,
+  none: LogLevel.None,
+};
+const logLevel = Config.string("LOG_LEVEL").pipe(
+  Config.withDefault("info"),
+  Config.mapOrFail((text) => {
+    const level = logLevels[text.toLowerCase()];
+    return level
+      ? Either.right(level)
+      : Either.left(invalid("LOG_LEVEL", `expected one of ${Object.keys(logLevels).join(", ")}, got "${text}"`));
+  }),
+);
+
+const dataDir = Config.string("DATA_DIR").pipe(
+  Config.withDefault("./data"),
+  Config.mapOrFail((text) =>
+    text.trim() === "" ? Either.left(invalid("DATA_DIR", "must not be empty")) : Either.right(text)
+  ),
+);
+
+const networkConfig = (prefix: "MAINNET" | "PREPROD"): Config.Config<NetworkConfig> =>
+  Config.all({
+    databaseUrl: postgresUrl(`${prefix}_DATABASE_URL`),
+    ogmiosUrl: Config.option(url(`${prefix}_OGMIOS_URL`, ["ws:", "wss:"])),
+  });
+
+export const appConfig: Config.Config<AppConfigShape> = Config.all({
+  port,
+  host,
+  dataDir,
+  networks: Config.all({ mainnet: networkConfig("MAINNET"), preprod: networkConfig("PREPROD") }),
+  serviceDatabaseUrl: postgresUrl("SERVICE_DATABASE_URL"),
+  redisUrl: Config.option(Config.redacted(url("REDIS_URL", ["redis:", "rediss:"]))),
+  logLevel,
+});
+
+/** Renders a ConfigError as one line per failing variable: `PORT: expected an integer ...`. */
+export const describeConfigError = (error: ConfigError.ConfigError): string =>
+  ConfigError.reduceWithContext(error, undefined, {
+    andCase: (_, l: Array<string>, r: Array<string>) => [...l, ...r],
+    orCase: (_, l: Array<string>, r: Array<string>) => [...l, ...r],
+    invalidDataCase: (_, path, message) => [`${path.join("_")}: ${message}`],
+    missingDataCase: (_, path, message) => [`${path.join("_")}: ${message}`],
+    sourceUnavailableCase: (_, path, message) => [`${path.join("_")}: ${message}`],
+    unsupportedCase: (_, path, message) => [`${path.join("_")}: ${message}`],
+  }).join("; ");
+
+export class InvalidConfiguration extends Error {
+  override readonly name = "InvalidConfiguration";
+}
+
+/** The config from the environment; fails with `InvalidConfiguration` carrying the one-line reason. */
+export const AppConfigFromEnv: Layer.Layer<AppConfig, InvalidConfiguration> = Layer.effect(
+  AppConfig,
+  Effect.mapError(appConfig, (e) => new InvalidConfiguration(`Invalid configuration: ${describeConfigError(e)}`)),
+);
+
+/** A URL with any password replaced, safe to log. */
+export const redactUrl = (secret: Redacted.Redacted<string>): string => {
+  try {
+    const u = new URL(Redacted.value(secret));
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch {
+    return "<unparseable URL>";
+  }
+};

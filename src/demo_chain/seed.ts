@@ -1,0 +1,120 @@
+/**
+ * Seeding a db-sync database with the demo chain: on an empty database create the db-sync schema, load the chain
+ * with COPY, then build db-sync's indexes and ours, all in one transaction (a failure leaves the database as it
+ * was). A database that already holds a chain is refused.
+ */
+import type { PGlite } from "@electric-sql/pglite";
+import { Data, Effect } from "effect";
+import pg from "pg";
+import type { Network } from "@schemas/network.ts";
+import { CopySink, type CopyTarget, pgCopyTarget, pgliteCopyTarget } from "./copy_sink.ts";
+import { ChainGenerator, defineTables } from "./generate.ts";
+import { demoNetworks } from "./network_params.ts";
+
+export interface SeedOptions {
+  readonly network: Network;
+  readonly scale: number;
+}
+
+export interface SeedResult {
+  readonly counts: Readonly<Record<string, number>>;
+  readonly generateMs: number;
+  readonly indexMs: number;
+  readonly tipBlockNo: number;
+  readonly tipEpoch: number;
+}
+
+export class SeedError extends Data.TaggedError("SeedError")<{ readonly message: string }> {}
+
+/** What seeding needs from a database connection: run SQL, read a value, and bulk-copy rows. */
+interface SeedConnection {
+  readonly exec: (sql: string) => Promise<void>;
+  readonly queryValue: (sql: string) => Promise<unknown>;
+  readonly copy: CopyTarget;
+}
+
+const schemaFile = (name: string) => Deno.readTextFile(new URL(`../../schemas/db/${name}`, import.meta.url));
+
+/** Our extra indexes, without CONCURRENTLY so they can be built inside the seeding transaction. */
+const extraIndexStatements = async (): Promise<string> =>
+  (await schemaFile("extra_indexes.sql")).replace(/\bCONCURRENTLY\s+/gi, "");
+
+const seed = async (db: SeedConnection, options: SeedOptions): Promise<SeedResult> => {
+  const hasSchema = (await db.queryValue("select to_regclass('public.block') is not null")) === true;
+  if (hasSchema && (await db.queryValue("select exists (select 1 from block)")) === true) {
+    throw new Error("the database already holds a chain; seed only an empty database");
+  }
+  await db.exec("begin");
+  try {
+    if (!hasSchema) await db.exec(await schemaFile("dbsync_schema.sql"));
+    const sink = new CopySink(db.copy);
+    defineTables(sink);
+    const started = performance.now();
+    const generator = new ChainGenerator(sink, demoNetworks[options.network], {
+      scale: options.scale,
+      onBlock: () => sink.flushFull(),
+    });
+    const chain = await generator.run();
+    await sink.flushAll();
+    const generateMs = Math.round(performance.now() - started);
+    const indexStarted = performance.now();
+    if (!hasSchema) await db.exec(await schemaFile("dbsync_indexes.sql"));
+    await db.exec(await extraIndexStatements());
+    await db.exec("commit");
+    await db.exec("analyze");
+    return {
+      counts: Object.fromEntries(sink.counts),
+      generateMs,
+      indexMs: Math.round(performance.now() - indexStarted),
+      tipBlockNo: chain.tipBlockNo,
+      tipEpoch: chain.tipEpoch,
+    };
+  } catch (error) {
+    await db.exec("rollback").catch(() => {});
+    throw error;
+  }
+};
+
+const toSeedError = (cause: unknown) =>
+  new SeedError({ message: cause instanceof Error ? cause.message : String(cause) });
+
+/** Seeds an open PGlite database (the embedded default). */
+export const seedDemoChainPglite = (db: PGlite, options: SeedOptions): Effect.Effect<SeedResult, SeedError> =>
+  Effect.tryPromise({
+    try: () =>
+      seed({
+        exec: async (sql) => {
+          await db.exec(sql);
+        },
+        queryValue: async (sql) => Object.values((await db.query<Record<string, unknown>>(sql)).rows[0] ?? {})[0],
+        copy: pgliteCopyTarget(db),
+      }, options),
+    catch: toSeedError,
+  });
+
+/** Seeds a PostgreSQL database over one dedicated connection (COPY needs the raw protocol). */
+export const seedDemoChainPostgres = (url: string, options: SeedOptions): Effect.Effect<SeedResult, SeedError> =>
+  Effect.acquireUseRelease(
+    Effect.tryPromise({
+      try: async () => {
+        const client = new pg.Client({ connectionString: url, application_name: "cardano-data-service/seed" });
+        await client.connect();
+        await client.query("set maintenance_work_mem = '512MB'");
+        return client;
+      },
+      catch: toSeedError,
+    }),
+    (client) =>
+      Effect.tryPromise({
+        try: () =>
+          seed({
+            exec: async (sql) => {
+              await client.query(sql);
+            },
+            queryValue: async (sql) => Object.values((await client.query(sql)).rows[0] ?? {})[0],
+            copy: pgCopyTarget(client),
+          }, options),
+        catch: toSeedError,
+      }),
+    (client) => Effect.promise(() => client.end().catch(() => {})),
+  );

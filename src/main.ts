@@ -1,0 +1,48 @@
+/**
+ * Entry point: read the configuration, build the layers (opening or seeding the databases), serve HTTP, and shut
+ * down cleanly on SIGINT/SIGTERM. A bad setting or an unservable database stops the start with one clear line.
+ */
+import { Effect, Layer, ManagedRuntime } from "effect";
+import { appConfig, describeConfigError } from "@layers/config.ts";
+import { makeAppLayer } from "@layers/app_layer.ts";
+import { JsonLoggerLive } from "@layers/logger.ts";
+import { makeHandler } from "./server/router.ts";
+
+const startedAt = performance.now();
+const config = await Effect.runPromise(Effect.either(appConfig));
+if (config._tag === "Left") {
+  console.error(`Invalid configuration: ${describeConfigError(config.left)}`);
+  Deno.exit(1);
+}
+const settings = config.right;
+const logger = JsonLoggerLive(settings.logLevel);
+const runtime = ManagedRuntime.make(Layer.provideMerge(makeAppLayer(settings), logger));
+const log = (message: string, annotations: Record<string, unknown> = {}) =>
+  Effect.runSync(Effect.logInfo(message).pipe(Effect.annotateLogs(annotations), Effect.provide(logger)));
+
+try {
+  await runtime.runPromise(Effect.void);
+} catch (error) {
+  console.error(`Cannot start: ${error instanceof Error ? error.message : String(error)}`);
+  await runtime.dispose().catch(() => {});
+  Deno.exit(1);
+}
+
+const handler = makeHandler(runtime);
+const server = Deno.serve({
+  hostname: settings.host,
+  port: settings.port,
+  onListen: ({ hostname, port }) =>
+    log(`listening on http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`, {
+      startupMs: Math.round(performance.now() - startedAt),
+    }),
+}, handler);
+
+const shutdown = async () => {
+  log("shutting down");
+  await server.shutdown();
+  await runtime.dispose();
+  Deno.exit(0);
+};
+Deno.addSignalListener("SIGINT", shutdown);
+Deno.addSignalListener("SIGTERM", shutdown);
