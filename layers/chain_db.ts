@@ -71,7 +71,8 @@ const embeddedChain = (network: Network, dataDir: string) =>
     const db = yield* Effect.acquireRelease(
       Effect.tryPromise({
         try: () => openPglite(location),
-        catch: (cause) => new ChainDatabaseError(`${network} embedded database (${location}): ${String(cause)}`),
+        catch: (cause) =>
+          new ChainDatabaseError(`${network} embedded database (${location}): ${String(cause)}`),
       }),
       (db) => Effect.promise(() => db.close().catch(() => {})),
     );
@@ -93,7 +94,9 @@ const embeddedChain = (network: Network, dataDir: string) =>
     const demoChain = yield* isDemoChain(sql);
     return { network, sql, backend: "pglite", location, dbSync, demoChain } satisfies ChainDatabase;
   }).pipe(
-    Effect.mapError((e) => e instanceof ChainDatabaseError ? e : describeFailure(network, join(dataDir, network))(e)),
+    Effect.mapError((e) =>
+      e instanceof ChainDatabaseError ? e : describeFailure(network, join(dataDir, network))(e)
+    ),
   );
 
 /** Opens every network's chain database (in parallel), detects and logs what each one is. */

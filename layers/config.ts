@@ -39,7 +39,9 @@ const url = (name: string, protocols: ReadonlyArray<string>) =>
     }),
   );
 
-const postgresUrl = (name: string) => Config.option(Config.redacted(url(name, ["postgres:", "postgresql:"])));
+const secretUrl = (name: string, protocols: ReadonlyArray<string>) =>
+  Config.option(Config.map(url(name, protocols), (text) => Redacted.make(text)));
+const postgresUrl = (name: string) => secretUrl(name, ["postgres:", "postgresql:"]);
 
 const port = Config.string("PORT").pipe(
   Config.withDefault("3000"),
@@ -74,9 +76,9 @@ const logLevel = Config.string("LOG_LEVEL").pipe(
   Config.withDefault("info"),
   Config.mapOrFail((text) => {
     const level = logLevels[text.toLowerCase()];
-    return level
-      ? Either.right(level)
-      : Either.left(invalid("LOG_LEVEL", `expected one of ${Object.keys(logLevels).join(", ")}, got "${text}"`));
+    return level ? Either.right(level) : Either.left(
+      invalid("LOG_LEVEL", `expected one of ${Object.keys(logLevels).join(", ")}, got "${text}"`),
+    );
   }),
 );
 
@@ -99,20 +101,24 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
   dataDir,
   networks: Config.all({ mainnet: networkConfig("MAINNET"), preprod: networkConfig("PREPROD") }),
   serviceDatabaseUrl: postgresUrl("SERVICE_DATABASE_URL"),
-  redisUrl: Config.option(Config.redacted(url("REDIS_URL", ["redis:", "rediss:"]))),
+  redisUrl: secretUrl("REDIS_URL", ["redis:", "rediss:"]),
   logLevel,
 });
 
 /** Renders a ConfigError as one line per failing variable: `PORT: expected an integer ...`. */
-export const describeConfigError = (error: ConfigError.ConfigError): string =>
-  ConfigError.reduceWithContext(error, undefined, {
+export const describeConfigError = (error: ConfigError.ConfigError): string => {
+  // Effect may prefix the variable name to a path that already holds it: name it once
+  const line = (path: ReadonlyArray<string>, message: string) =>
+    `${path.filter((p, i) => p !== path[i - 1]).join("_")}: ${message}`;
+  return ConfigError.reduceWithContext(error, undefined, {
     andCase: (_, l: Array<string>, r: Array<string>) => [...l, ...r],
     orCase: (_, l: Array<string>, r: Array<string>) => [...l, ...r],
-    invalidDataCase: (_, path, message) => [`${path.join("_")}: ${message}`],
-    missingDataCase: (_, path, message) => [`${path.join("_")}: ${message}`],
-    sourceUnavailableCase: (_, path, message) => [`${path.join("_")}: ${message}`],
-    unsupportedCase: (_, path, message) => [`${path.join("_")}: ${message}`],
+    invalidDataCase: (_, path, message) => [line(path, message)],
+    missingDataCase: (_, path, message) => [line(path, message)],
+    sourceUnavailableCase: (_, path, message) => [line(path, message)],
+    unsupportedCase: (_, path, message) => [line(path, message)],
   }).join("; ");
+};
 
 export class InvalidConfiguration extends Error {
   override readonly name = "InvalidConfiguration";
@@ -121,7 +127,10 @@ export class InvalidConfiguration extends Error {
 /** The config from the environment; fails with `InvalidConfiguration` carrying the one-line reason. */
 export const AppConfigFromEnv: Layer.Layer<AppConfig, InvalidConfiguration> = Layer.effect(
   AppConfig,
-  Effect.mapError(appConfig, (e) => new InvalidConfiguration(`Invalid configuration: ${describeConfigError(e)}`)),
+  Effect.mapError(
+    appConfig,
+    (e) => new InvalidConfiguration(`Invalid configuration: ${describeConfigError(e)}`),
+  ),
 );
 
 /** A URL with any password replaced, safe to log. */

@@ -49,4 +49,3 @@ export const JsonLoggerLive = (level: LogLevel.LogLevel): Layer.Layer<never> =>
     Logger.replace(Logger.defaultLogger, makeJsonLogger()),
     Logger.minimumLogLevel(level),
   );
-

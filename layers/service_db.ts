@@ -19,7 +19,8 @@ export interface ServiceDatabaseShape {
   readonly location: string;
 }
 
-export class ServiceDatabase extends Context.Tag("ServiceDatabase")<ServiceDatabase, ServiceDatabaseShape>() {}
+export class ServiceDatabase
+  extends Context.Tag("ServiceDatabase")<ServiceDatabase, ServiceDatabaseShape>() {}
 
 export class ServiceDatabaseError extends Error {
   override readonly name = "ServiceDatabaseError";
@@ -83,12 +84,13 @@ const open = Effect.gen(function* () {
   return { sql, backend: "pglite", location } satisfies ServiceDatabaseShape;
 });
 
-export const ServiceDatabaseLive: Layer.Layer<ServiceDatabase, ServiceDatabaseError, AppConfig> = Layer.scoped(
-  ServiceDatabase,
-  Effect.gen(function* () {
-    const db = yield* open;
-    yield* migrate(db.sql, yield* loadMigrations());
-    yield* Effect.logInfo(`service database: ${db.backend} ${db.location}`);
-    return db;
-  }).pipe(Effect.mapError((e) => new ServiceDatabaseError(`service database: ${e.message}`))),
-).pipe(Layer.provide(Reactivity.layer));
+export const ServiceDatabaseLive: Layer.Layer<ServiceDatabase, ServiceDatabaseError, AppConfig> = Layer
+  .scoped(
+    ServiceDatabase,
+    Effect.gen(function* () {
+      const db = yield* open;
+      yield* migrate(db.sql, yield* loadMigrations());
+      yield* Effect.logInfo(`service database: ${db.backend} ${db.location}`);
+      return db;
+    }).pipe(Effect.mapError((e) => new ServiceDatabaseError(`service database: ${e.message}`))),
+  ).pipe(Layer.provide(Reactivity.layer));

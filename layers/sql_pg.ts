@@ -25,15 +25,14 @@ const byteaParser = (text: string): Uint8Array => {
   return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
 };
 
-/** pg's own parsers, with ours for int8/numeric/timestamp/bytea. */
-export const pgTypes: pg.CustomTypesConfig = {
-  // deno-lint-ignore no-explicit-any
-  getTypeParser: ((oid: number, format?: "text" | "binary") => {
-    if (format === "binary") return pg.types.getTypeParser(oid, "binary");
-    if (oid === 17) return byteaParser;
-    return textParsers[oid] ?? pg.types.getTypeParser(oid, "text");
-  }) as any,
+const getTypeParser = (oid: number, format?: "text" | "binary"): (value: string) => unknown => {
+  if (format === "binary") return pg.types.getTypeParser(oid, "binary") as (value: string) => unknown;
+  if (oid === 17) return byteaParser;
+  return textParsers[oid] ?? pg.types.getTypeParser(oid, "text");
 };
+
+/** pg's own parsers, with ours for int8/numeric/timestamp/bytea. */
+export const pgTypes = { getTypeParser } as unknown as pg.CustomTypesConfig;
 
 const sessionOptions = (o: PgClientOptions): string =>
   [
@@ -67,7 +66,8 @@ export const makePgSqlClient = (
           }
           return pool;
         },
-        catch: (cause) => new SqlError({ cause, message: `cannot connect to PostgreSQL: ${describe(cause)}` }),
+        catch: (cause) =>
+          new SqlError({ cause, message: `cannot connect to PostgreSQL: ${describe(cause)}` }),
       }),
       (pool) => Effect.promise(() => pool.end().catch(() => {})),
     ),

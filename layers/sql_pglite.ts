@@ -40,12 +40,15 @@ export const makePgliteSqlClientFrom = (
           params.length === 0 && rowMode === "object"
             ? db.exec(sql).then((rs) => rs[rs.length - 1] ?? { rows: [] })
             : db.query<unknown>(sql, params as unknown[], { rowMode }),
-        catch: (cause) => new SqlError({ cause, message: cause instanceof Error ? cause.message : String(cause) }),
+        catch: (cause) =>
+          new SqlError({ cause, message: cause instanceof Error ? cause.message : String(cause) }),
       });
     const connection: Connection = {
       execute: (sql, params, transform) =>
-        Effect.map(run(sql, params, "object"), (r) => transform ? transform(r.rows as ReadonlyArray<object>) : r.rows),
-      executeRaw: (sql, params) => run(sql, params, "object"),
+        Effect.map(run(sql, params, "object"), (r) =>
+          transform ? transform(r.rows as ReadonlyArray<object>) : r.rows),
+      executeRaw: (sql, params) =>
+        run(sql, params, "object"),
       executeValues: (sql, params) =>
         Effect.map(run(sql, params, "array"), (r) => r.rows as ReadonlyArray<ReadonlyArray<unknown>>),
       executeUnprepared: (sql, params, transform) => connection.execute(sql, params, transform),

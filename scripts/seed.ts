@@ -32,7 +32,9 @@ const { values } = (() => {
 })();
 
 const network = Schema.decodeUnknownOption(Network)(values.network);
-if (network._tag === "None") fail(`--network must be mainnet or preprod, got ${JSON.stringify(values.network)}`);
+if (network._tag === "None") {
+  fail(`--network must be mainnet or preprod, got ${JSON.stringify(values.network)}`);
+}
 const url = values["database-url"] ?? fail("--database-url is required");
 if (!/^postgres(ql)?:\/\//.test(url)) fail("--database-url must be a postgres:// URL");
 const scale = Number(values.scale);
@@ -40,7 +42,9 @@ if (!Number.isInteger(scale) || scale < 1 || scale > 1000) fail(`--scale must be
 
 const started = performance.now();
 const result = await Effect.runPromise(
-  Effect.either(seedDemoChainPostgres(url, { network: network._tag === "Some" ? network.value : "mainnet", scale })),
+  Effect.either(
+    seedDemoChainPostgres(url, { network: network._tag === "Some" ? network.value : "mainnet", scale }),
+  ),
 );
 if (result._tag === "Left") {
   console.error(`seed: ${result.left.message}`);

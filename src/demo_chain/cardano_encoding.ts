@@ -12,7 +12,12 @@ const credential = (h: string, script: boolean) =>
   script ? CML.Credential.new_script(CML.ScriptHash.from_hex(h)) : CML.Credential.new_pub_key(keyHash(h));
 
 /** Base address: payment key or script + stake key (CIP-19 types 0 and 1). */
-export const baseAddress = (networkId: number, payment: string, paymentIsScript: boolean, stake: string): string =>
+export const baseAddress = (
+  networkId: number,
+  payment: string,
+  paymentIsScript: boolean,
+  stake: string,
+): string =>
   CML.BaseAddress.new(networkId, credential(payment, paymentIsScript), credential(stake, false))
     .to_address().to_bech32();
 
@@ -42,8 +47,10 @@ export const pointerAddress = (
 export const byronAddresses = (protocolMagic: number, entropy: Uint8Array, count: number): Array<string> => {
   const root = CML.Bip32PrivateKey.from_bip39_entropy(entropy, new Uint8Array());
   const magic = CML.ProtocolMagic.new(protocolMagic);
-  return Array.from({ length: count }, (_, i) =>
-    CML.AddressContent.icarus_from_key(root.derive(i).to_public(), magic).to_address().to_base58());
+  return Array.from(
+    { length: count },
+    (_, i) => CML.AddressContent.icarus_from_key(root.derive(i).to_public(), magic).to_address().to_base58(),
+  );
 };
 
 /** Reward (stake) address: `view` is bech32 stake1/stake_test1, `hashRaw` the 29 bytes db-sync stores. */
@@ -60,7 +67,8 @@ export const drepIdBech32 = (drepHash: string): string => keyHash(drepHash).to_b
 export const assetFingerprint = (policy: string, name: string): string =>
   bech32.encode("asset", bech32.toWords(blake2b(hex.decode(policy + name), { dkLen: 20 })));
 
-export const vrfKeyBech32 = (vrfKey: string): string => bech32.encode("vrf_vk", bech32.toWords(hex.decode(vrfKey)));
+export const vrfKeyBech32 = (vrfKey: string): string =>
+  bech32.encode("vrf_vk", bech32.toWords(hex.decode(vrfKey)));
 
 export const blake2b256 = (bytes: Uint8Array): string => hex.encode(blake2b(bytes, { dkLen: 32 }));
 export const blake2b224 = (bytes: Uint8Array): string => hex.encode(blake2b(bytes, { dkLen: 28 }));
@@ -80,12 +88,20 @@ export const signaturePolicy = (keyHashHex: string) => {
 /** A Plutus V2 script from its flat bytes (CBOR-wrapped as on chain): hash and size. */
 export const plutusV2Script = (cborHex: string) => {
   const script = CML.PlutusV2Script.from_cbor_hex(cborHex);
-  return { hash: script.hash().to_hex(), bytes: hex.encode(script.to_raw_bytes()), size: script.to_raw_bytes().length };
+  return {
+    hash: script.hash().to_hex(),
+    bytes: hex.encode(script.to_raw_bytes()),
+    size: script.to_raw_bytes().length,
+  };
 };
 
 export const plutusV3Script = (cborHex: string) => {
   const script = CML.PlutusV3Script.from_cbor_hex(cborHex);
-  return { hash: script.hash().to_hex(), bytes: hex.encode(script.to_raw_bytes()), size: script.to_raw_bytes().length };
+  return {
+    hash: script.hash().to_hex(),
+    bytes: hex.encode(script.to_raw_bytes()),
+    size: script.to_raw_bytes().length,
+  };
 };
 
 /** Plutus data from cardano-node's detailed JSON schema: its CBOR, hash, and the JSON db-sync stores. */
@@ -100,5 +116,6 @@ export const plutusData = (detailedJson: unknown) => {
 /** Transaction metadata value (no-schema JSON, as wallets write it): its CBOR bytes. */
 export const metadatumCbor = (json: unknown): string =>
   hex.encode(
-    CML.encode_json_str_to_metadatum(JSON.stringify(json), CML.MetadataJsonSchema.NoConversions).to_cbor_bytes(),
+    CML.encode_json_str_to_metadatum(JSON.stringify(json), CML.MetadataJsonSchema.NoConversions)
+      .to_cbor_bytes(),
   );

@@ -97,7 +97,8 @@ export const defineTables = (sink: CopySink): void => {
   for (const [name, columns] of Object.entries(tables)) if (columns.length > 0) sink.define(name, columns);
 };
 
-const hexText = (s: string) => Array.from(new TextEncoder().encode(s), (b) => b.toString(16).padStart(2, "0")).join("");
+const hexText = (s: string) =>
+  Array.from(new TextEncoder().encode(s), (b) => b.toString(16).padStart(2, "0")).join("");
 const b = (hex: string) => new Bytea(hex);
 const j = (value: unknown) => new Json(value);
 const utc = (d: Date) => d.toISOString().replace("T", " ").replace("Z", "");
@@ -234,7 +235,9 @@ export class ChainGenerator {
   private readonly pools: Array<Pool> = [];
   private readonly dreps: Array<Drep> = [];
   private readonly proposals: Array<Proposal> = [];
-  private readonly policies: Array<{ hash: string; json: unknown; size: number; wallet: number; scriptId: number; assets: Array<number> }> = [];
+  private readonly policies: Array<
+    { hash: string; json: unknown; size: number; wallet: number; scriptId: number; assets: Array<number> }
+  > = [];
   private readonly assetPolicy: Array<number> = [];
   private readonly assetName: Array<string> = [];
   private exchangeWallet = 0;
@@ -248,7 +251,9 @@ export class ChainGenerator {
   private depositsProposal = 0n;
   private readonly feesByEpoch: Array<number> = [];
   /** Stake snapshots taken at each boundary: `snapshots[e]` = taken entering epoch e, active in e + 1. */
-  private readonly snapshots: Array<{ byPool: Map<number, Array<[number, number]>>; byDrep: Map<number, number> }> = [];
+  private readonly snapshots: Array<
+    { byPool: Map<number, Array<[number, number]>>; byDrep: Map<number, number> }
+  > = [];
   private readonly blocksByPool: Array<Map<number, number>> = [];
 
   // chain position
@@ -271,7 +276,11 @@ export class ChainGenerator {
   private epochEnd = new Date();
   private costModelId = 0;
 
-  constructor(private readonly sink: CopySink, network: DemoNetwork, private readonly options: GenerateOptions) {
+  constructor(
+    private readonly sink: CopySink,
+    network: DemoNetwork,
+    private readonly options: GenerateOptions,
+  ) {
     this.net = network;
     this.scale = Math.max(1, options.scale);
     this.r = new Random(`${network.seed}/scale-${this.scale}`);
@@ -312,10 +321,13 @@ export class ChainGenerator {
       const roll = this.r.float();
       let address: number;
       if (w < byronCount) address = this.addAddress(byron[w]!, null, false, -1, w);
-      else if (roll < 0.08) address = this.addAddress(enc.enterpriseAddress(id, payment, false), payment, false, -1, w);
-      else if (roll < 0.1) address = this.addAddress(enc.enterpriseAddress(id, payment, true), payment, true, -1, w);
-      else if (roll < 0.14) address = this.addAddress(enc.baseAddress(id, payment, true, stake), payment, true, w, w);
-      else address = this.addAddress(enc.baseAddress(id, payment, false, stake), payment, false, w, w);
+      else if (roll < 0.08) {
+        address = this.addAddress(enc.enterpriseAddress(id, payment, false), payment, false, -1, w);
+      } else if (roll < 0.1) {
+        address = this.addAddress(enc.enterpriseAddress(id, payment, true), payment, true, -1, w);
+      } else if (roll < 0.14) {
+        address = this.addAddress(enc.baseAddress(id, payment, true, stake), payment, true, w, w);
+      } else address = this.addAddress(enc.baseAddress(id, payment, false, stake), payment, false, w, w);
       this.wallets.push({
         payment,
         stake,
@@ -332,8 +344,13 @@ export class ChainGenerator {
     // The exchange: one busy base address that receives a share of all payments and never spends them.
     this.exchangeWallet = byronCount;
     const ex = this.wallets[this.exchangeWallet]!;
-    ex.address = this.addAddress(enc.baseAddress(id, ex.payment, false, ex.stake), ex.payment, false,
-      this.exchangeWallet, this.exchangeWallet);
+    ex.address = this.addAddress(
+      enc.baseAddress(id, ex.payment, false, ex.stake),
+      ex.payment,
+      false,
+      this.exchangeWallet,
+      this.exchangeWallet,
+    );
   }
 
   private makePools() {
@@ -380,7 +397,14 @@ export class ChainGenerator {
       const hash = this.r.hex(28);
       const id = this.id("drep_hash");
       this.row("drep_hash", [id, b(hash), enc.drepIdBech32(hash), false]);
-      this.dreps.push({ hash, id, registered: false, everRegistered: false, lastActive: 0, wallet: this.r.int(0, this.wallets.length - 1) });
+      this.dreps.push({
+        hash,
+        id,
+        registered: false,
+        everRegistered: false,
+        lastActive: 0,
+        wallet: this.r.int(0, this.wallets.length - 1),
+      });
     }
   }
 
@@ -394,7 +418,13 @@ export class ChainGenerator {
     ];
     this.datums = datumShapes.map((d) => enc.plutusData(d));
     const v2 = enc.plutusV2Script("4e4d01000033222220051200120011");
-    const scriptAddress = this.addAddress(enc.enterpriseAddress(this.net.networkId, v2.hash, true), v2.hash, true, -1, -1);
+    const scriptAddress = this.addAddress(
+      enc.enterpriseAddress(this.net.networkId, v2.hash, true),
+      v2.hash,
+      true,
+      -1,
+      -1,
+    );
     this.alwaysSucceeds = { ...v2, scriptId: 0, address: scriptAddress };
     const v3 = enc.plutusV3Script("46450101002499");
     this.refScript = { ...v3, scriptId: 0, outputs: [] };
@@ -418,8 +448,17 @@ export class ChainGenerator {
     const stakeId = stakeWallet >= 0 ? this.stakeAddressId(stakeWallet) : null;
     const pay = this.addrPay[o.address] ?? null;
     this.row("tx_out", [
-      outId, txId, index, this.addrText[o.address]!, this.addrScript[o.address]!, pay === null ? null : b(pay),
-      stakeId, o.value, o.datum ? b(o.datum.hash) : null, o.datum?.inlineId ?? null, o.referenceScriptId ?? null,
+      outId,
+      txId,
+      index,
+      this.addrText[o.address]!,
+      this.addrScript[o.address]!,
+      pay === null ? null : b(pay),
+      stakeId,
+      o.value,
+      o.datum ? b(o.datum.hash) : null,
+      o.datum?.inlineId ?? null,
+      o.referenceScriptId ?? null,
       null,
     ]);
     this.outTx.set(outId, txId);
@@ -572,7 +611,7 @@ export class ChainGenerator {
       assets ??= new Map();
       for (const [ident, q] of o.assets) assets.set(ident, (assets.get(ident) ?? 0n) - q);
     }
-    if (assets) for (const [ident, q] of assets) if (q === 0n) assets.delete(ident);
+    if (assets) { for (const [ident, q] of assets) if (q === 0n) assets.delete(ident); }
     const hasAssets = assets !== undefined && assets.size > 0;
     const minChange = hasAssets ? 2 * ada : ada;
     if (change < minChange && !(change === 0 && !hasAssets)) {
@@ -592,10 +631,20 @@ export class ChainGenerator {
     const redeemerFor = spec.redeemers ? spec.redeemers(txId) : new Map<number, number>();
     for (const i of spec.inputs) this.spend(txId, i, redeemerFor.get(i) ?? null);
     for (const c of spec.collateral ?? []) {
-      this.row("collateral_tx_in", [this.id("collateral_tx_in"), txId, this.outTx.get(c), this.outIndex.get(c)]);
+      this.row("collateral_tx_in", [
+        this.id("collateral_tx_in"),
+        txId,
+        this.outTx.get(c),
+        this.outIndex.get(c),
+      ]);
     }
     for (const ref of spec.referenceInputs ?? []) {
-      this.row("reference_tx_in", [this.id("reference_tx_in"), txId, this.outTx.get(ref), this.outIndex.get(ref)]);
+      this.row("reference_tx_in", [
+        this.id("reference_tx_in"),
+        txId,
+        this.outTx.get(ref),
+        this.outIndex.get(ref),
+      ]);
     }
     const outputs = [...spec.outputs];
     if (change > 0) outputs.push({ address: spec.changeTo, value: change, assets });
@@ -614,8 +663,19 @@ export class ChainGenerator {
     }
     const invalidHereafter = this.slot + this.r.int(3_600, 10_800);
     this.row("tx", [
-      txId, b(hash), this.blockId, this.blockTxIndex++, outSum, fee, deposit, spec.size,
-      spec.validityStart ? this.slot - this.r.int(10, 600) : null, invalidHereafter, true, spec.scriptSize ?? 0, 0,
+      txId,
+      b(hash),
+      this.blockId,
+      this.blockTxIndex++,
+      outSum,
+      fee,
+      deposit,
+      spec.size,
+      spec.validityStart ? this.slot - this.r.int(10, 600) : null,
+      invalidHereafter,
+      true,
+      spec.scriptSize ?? 0,
+      0,
     ]);
     this.feesByEpoch[this.epoch] = (this.feesByEpoch[this.epoch] ?? 0) + fee;
     this.epochOutSum += BigInt(outSum);
@@ -644,7 +704,9 @@ export class ChainGenerator {
     const count = this.r.chance(0.7) ? 1 : this.r.int(2, 4);
     let left = available;
     for (let k = 0; k < count && left > 2 * ada; k++) {
-      const to = this.r.chance(0.06) ? this.wallets[this.exchangeWallet]!.address : this.wallets[this.randomWallet()]!.address;
+      const to = this.r.chance(0.06)
+        ? this.wallets[this.exchangeWallet]!.address
+        : this.wallets[this.randomWallet()]!.address;
       const value = Math.max(ada, Math.min(this.randomPaymentValue(left), left - ada));
       outputs.push({ address: to, value });
       left -= value;
@@ -658,7 +720,9 @@ export class ChainGenerator {
       outputs[0].value = Math.max(outputs[0].value, 2 * ada);
     }
     const metadata: Array<[number, unknown]> = this.r.chance(0.08)
-      ? [[674, { msg: [`Invoice ${this.r.int(1000, 99999)}`, `${this.r.pick(adjectives)} ${this.r.pick(nouns)}`] }]]
+      ? [[674, {
+        msg: [`Invoice ${this.r.int(1000, 99999)}`, `${this.r.pick(adjectives)} ${this.r.pick(nouns)}`],
+      }]]
       : [];
     return this.tx({
       inputs,
@@ -679,7 +743,9 @@ export class ChainGenerator {
       const whale = w % 97 === 0 && this.r.chance(0.3);
       outputs.push({
         address: this.wallets[w]!.address,
-        value: whale ? this.r.logUniform(1_000_000 * ada, 40_000_000 * ada) : this.r.logUniform(20 * ada, 400_000 * ada),
+        value: whale
+          ? this.r.logUniform(1_000_000 * ada, 40_000_000 * ada)
+          : this.r.logUniform(20 * ada, 400_000 * ada),
       });
     }
     return this.tx({ inputs: [first], outputs, changeTo: from, size: 400 + 70 * count }) > 0;
@@ -688,7 +754,14 @@ export class ChainGenerator {
   private registerStake(w: number, txId: number, c: Certs, combined = false) {
     const wallet = this.wallets[w]!;
     const addrId = this.stakeAddressId(w);
-    this.row("stake_registration", [this.id("stake_registration"), addrId, c.cert, this.epoch, txId, protocol.keyDeposit]);
+    this.row("stake_registration", [
+      this.id("stake_registration"),
+      addrId,
+      c.cert,
+      this.epoch,
+      txId,
+      protocol.keyDeposit,
+    ]);
     wallet.registered = true;
     wallet.registration = { slot: this.slot, txIndex: this.blockTxIndex, certIndex: c.cert };
     wallet.pool = -1;
@@ -700,14 +773,28 @@ export class ChainGenerator {
   private delegate(w: number, pool: number, txId: number, c: Certs, combined = false) {
     const p = this.pools[pool]!;
     this.row("delegation", [
-      this.id("delegation"), this.stakeAddressId(w), c.cert, p.id, this.epoch + 2, txId, this.slot, null,
+      this.id("delegation"),
+      this.stakeAddressId(w),
+      c.cert,
+      p.id,
+      this.epoch + 2,
+      txId,
+      this.slot,
+      null,
     ]);
     this.wallets[w]!.pool = pool;
     if (!combined) c.cert++;
   }
 
   private delegateVote(w: number, drep: number, txId: number, c: Certs) {
-    this.row("delegation_vote", [this.id("delegation_vote"), this.stakeAddressId(w), c.cert, this.dreps[drep]!.id, txId, null]);
+    this.row("delegation_vote", [
+      this.id("delegation_vote"),
+      this.stakeAddressId(w),
+      c.cert,
+      this.dreps[drep]!.id,
+      txId,
+      null,
+    ]);
     this.wallets[w]!.drep = drep;
     c.cert++;
   }
@@ -720,7 +807,9 @@ export class ChainGenerator {
   /** A live pool, biased to a few big ones and a long tail: pool i weighs 1 / (i + 3). */
   private pickPool(): number {
     if (this.poolPick.version !== this.worldVersion) {
-      const items = this.pools.filter((p) => p.registered && !p.retired && p.retiring < 0).map((p) => p.index);
+      const items = this.pools.filter((p) => p.registered && !p.retired && p.retiring < 0).map((p) =>
+        p.index
+      );
       let total = 0;
       const cumulative = items.map((i) => (total += 1 / (i + 3)));
       this.poolPick = { version: this.worldVersion, items, cumulative };
@@ -755,7 +844,9 @@ export class ChainGenerator {
   private stakeRegDeleg(): boolean {
     const w = this.randomWallet();
     const wallet = this.wallets[w]!;
-    if (wallet.registered || this.addrStakeWallet[wallet.address] !== w || w === this.exchangeWallet) return false;
+    if (wallet.registered || this.addrStakeWallet[wallet.address] !== w || w === this.exchangeWallet) {
+      return false;
+    }
     const pool = this.pickPool();
     if (pool < 0) return false;
     const inputs = this.takeInputs(protocol.keyDeposit + 3 * ada);
@@ -814,7 +905,14 @@ export class ChainGenerator {
       withdrawals: amount > 0 ? [{ wallet: w, amount }] : [],
       certs: deregister
         ? (txId, c) => {
-          this.row("stake_deregistration", [this.id("stake_deregistration"), this.stakeAddressId(w), c.cert++, this.epoch, txId, null]);
+          this.row("stake_deregistration", [
+            this.id("stake_deregistration"),
+            this.stakeAddressId(w),
+            c.cert++,
+            this.epoch,
+            txId,
+            null,
+          ]);
           wallet.registered = false;
           wallet.pool = -1;
           wallet.drep = -1;
@@ -861,24 +959,50 @@ export class ChainGenerator {
         const metaText = JSON.stringify(meta);
         const metaHash = enc.blake2b256(new TextEncoder().encode(metaText));
         const metaId = this.id("pool_metadata_ref");
-        this.row("pool_metadata_ref", [metaId, p.id, `https://${p.ticker.toLowerCase()}.demo.invalid/poolmeta.json`, b(metaHash), txId]);
-        this.row("off_chain_pool_data", [this.id("off_chain_pool_data"), p.id, p.ticker, b(metaHash), j(meta), b(hexText(metaText)), metaId]);
+        this.row("pool_metadata_ref", [
+          metaId,
+          p.id,
+          `https://${p.ticker.toLowerCase()}.demo.invalid/poolmeta.json`,
+          b(metaHash),
+          txId,
+        ]);
+        this.row("off_chain_pool_data", [
+          this.id("off_chain_pool_data"),
+          p.id,
+          p.ticker,
+          b(metaHash),
+          j(meta),
+          b(hexText(metaText)),
+          metaId,
+        ]);
         const updateId = this.id("pool_update");
         const activeEpoch = this.epoch + (p.registered ? 3 : 2);
         const rewardWallet = owners[0]!;
         this.row("pool_update", [
-          updateId, p.id, c.cert, b(enc.blake2b256(hex.decode(p.vrfKey))),
-          pledge, activeEpoch, metaId, margin, fixedCost, txId, this.stakeAddressId(rewardWallet),
+          updateId,
+          p.id,
+          c.cert,
+          b(enc.blake2b256(hex.decode(p.vrfKey))),
+          pledge,
+          activeEpoch,
+          metaId,
+          margin,
+          fixedCost,
+          txId,
+          this.stakeAddressId(rewardWallet),
           poolDeposit > 0 ? poolDeposit : null,
         ]);
         c.cert++;
-        for (const w of owners) this.row("pool_owner", [this.id("pool_owner"), this.stakeAddressId(w), updateId]);
+        for (const w of owners) {
+          this.row("pool_owner", [this.id("pool_owner"), this.stakeAddressId(w), updateId]);
+        }
         const relays = this.r.int(1, 3);
         for (let k = 0; k < relays; k++) {
           const kind = this.r.float();
           const host = `relay${k + 1}.${p.ticker.toLowerCase()}.demo.invalid`;
           this.row("pool_relay", [
-            this.id("pool_relay"), updateId,
+            this.id("pool_relay"),
+            updateId,
             kind < 0.5 ? `127.${this.r.int(0, 255)}.${this.r.int(0, 255)}.${this.r.int(1, 254)}` : null,
             kind >= 0.5 && kind < 0.6 ? "::1" : null,
             kind >= 0.6 && kind < 0.9 ? host : null,
@@ -924,7 +1048,11 @@ export class ChainGenerator {
 
   private drepCertificate(d: number, kind: "register" | "update" | "deregister"): boolean {
     const drep = this.dreps[d]!;
-    const deposit = kind === "register" ? protocol.drepDeposit : kind === "deregister" ? -protocol.drepDeposit : 0;
+    const deposit = kind === "register"
+      ? protocol.drepDeposit
+      : kind === "deregister"
+      ? -protocol.drepDeposit
+      : 0;
     const inputs = this.takeInputs(Math.max(0, deposit) + 5 * ada);
     if (inputs.length === 0) return false;
     return this.tx({
@@ -936,7 +1064,14 @@ export class ChainGenerator {
       certs: (txId, c) => {
         let anchorId: number | null = null;
         if (kind !== "deregister" && this.r.chance(0.85)) anchorId = this.drepMetadata(d);
-        this.row("drep_registration", [this.id("drep_registration"), txId, c.cert++, deposit === 0 ? null : deposit, drep.id, anchorId]);
+        this.row("drep_registration", [
+          this.id("drep_registration"),
+          txId,
+          c.cert++,
+          deposit === 0 ? null : deposit,
+          drep.id,
+          anchorId,
+        ]);
         drep.registered = kind !== "deregister";
         drep.everRegistered = true;
         drep.lastActive = this.epoch;
@@ -952,27 +1087,62 @@ export class ChainGenerator {
     const body = {
       givenName,
       revision: `${this.epoch}.${this.blockId}`,
-      objectives: `Keep ${this.net.network} governance ${this.r.pick(["transparent", "steady", "open", "frugal"])}.`,
+      objectives: `Keep ${this.net.network} governance ${
+        this.r.pick(["transparent", "steady", "open", "frugal"])
+      }.`,
       motivations: "Demo DRep on a generated chain.",
       qualifications: `${this.r.int(2, 15)} years in distributed systems.`,
       paymentAddress: this.addrText[this.wallets[this.dreps[d]!.wallet]!.address],
     };
-    const doc = { "@context": { "@language": "en-us", CIP100: "https://github.com/cardano-foundation/CIPs/blob/master/CIP-0100/README.md#", CIP119: "https://github.com/cardano-foundation/CIPs/blob/master/CIP-0119/README.md#" }, hashAlgorithm: "blake2b-256", body };
+    const doc = {
+      "@context": {
+        "@language": "en-us",
+        CIP100: "https://github.com/cardano-foundation/CIPs/blob/master/CIP-0100/README.md#",
+        CIP119: "https://github.com/cardano-foundation/CIPs/blob/master/CIP-0119/README.md#",
+      },
+      hashAlgorithm: "blake2b-256",
+      body,
+    };
     const text = JSON.stringify(doc);
     const hash = enc.blake2b256(new TextEncoder().encode(text));
     const anchorId = this.id("voting_anchor");
-    this.row("voting_anchor", [anchorId, `https://dreps.demo.invalid/${this.dreps[d]!.hash.slice(0, 16)}.jsonld`, b(hash), "drep", this.blockId]);
+    this.row("voting_anchor", [
+      anchorId,
+      `https://dreps.demo.invalid/${this.dreps[d]!.hash.slice(0, 16)}.jsonld`,
+      b(hash),
+      "drep",
+      this.blockId,
+    ]);
     const dataId = this.id("off_chain_vote_data");
-    this.row("off_chain_vote_data", [dataId, anchorId, b(hash), j(doc), b(hexText(text)), null, "en-us", null, true]);
+    this.row("off_chain_vote_data", [
+      dataId,
+      anchorId,
+      b(hash),
+      j(doc),
+      b(hexText(text)),
+      null,
+      "en-us",
+      null,
+      true,
+    ]);
     this.row("off_chain_vote_drep_data", [
-      this.id("off_chain_vote_drep_data"), dataId, body.paymentAddress, givenName, body.objectives, body.motivations,
-      body.qualifications, null, null,
+      this.id("off_chain_vote_drep_data"),
+      dataId,
+      body.paymentAddress,
+      givenName,
+      body.objectives,
+      body.motivations,
+      body.qualifications,
+      null,
+      null,
     ]);
     return anchorId;
   }
 
   private proposal(type: Proposal["type"]): boolean {
-    const w = this.wallets.findIndex((x, i) => x.registered && i !== this.exchangeWallet && this.r.chance(0.05));
+    const w = this.wallets.findIndex((x, i) =>
+      x.registered && i !== this.exchangeWallet && this.r.chance(0.05)
+    );
     if (w < 0) return false;
     const inputs = this.takeInputs(protocol.govActionDeposit + 10 * ada);
     if (inputs.length === 0) return false;
@@ -985,19 +1155,55 @@ export class ChainGenerator {
       deposit: protocol.govActionDeposit,
       extra: (txId) => {
         const anchorId = this.id("voting_anchor");
-        const text = JSON.stringify({ body: { title: `${type} ${this.proposals.length + 1}`, abstract: "A demo governance action." } });
-        this.row("voting_anchor", [anchorId, `https://gov.demo.invalid/${txId}.jsonld`, b(enc.blake2b256(new TextEncoder().encode(text))), "gov_action", this.blockId]);
+        const text = JSON.stringify({
+          body: { title: `${type} ${this.proposals.length + 1}`, abstract: "A demo governance action." },
+        });
+        this.row("voting_anchor", [
+          anchorId,
+          `https://gov.demo.invalid/${txId}.jsonld`,
+          b(enc.blake2b256(new TextEncoder().encode(text))),
+          "gov_action",
+          this.blockId,
+        ]);
         const id = this.id("gov_action_proposal");
         const amount = 1_000_000 * ada;
         const enactAt = type === "TreasuryWithdrawals" ? this.epoch + 3 : null;
         const description = type === "TreasuryWithdrawals"
-          ? { tag: "TreasuryWithdrawals", contents: [[{ credential: { keyHash: this.wallets[beneficiary]!.stake }, network: this.net.networkId === 1 ? "Mainnet" : "Testnet" }, amount], null] }
+          ? {
+            tag: "TreasuryWithdrawals",
+            contents: [[{
+              credential: { keyHash: this.wallets[beneficiary]!.stake },
+              network: this.net.networkId === 1 ? "Mainnet" : "Testnet",
+            }, amount], null],
+          }
           : { tag: "InfoAction" };
         this.row("gov_action_proposal", [
-          id, txId, 0, null, protocol.govActionDeposit, this.stakeAddressId(w), this.epoch + protocol.govActionLifetime,
-          anchorId, type, j(description), null, enactAt === null ? null : enactAt - 1, enactAt, null, null,
+          id,
+          txId,
+          0,
+          null,
+          protocol.govActionDeposit,
+          this.stakeAddressId(w),
+          this.epoch + protocol.govActionLifetime,
+          anchorId,
+          type,
+          j(description),
+          null,
+          enactAt === null ? null : enactAt - 1,
+          enactAt,
+          null,
+          null,
         ]);
-        this.proposals.push({ id, type, epoch: this.epoch, returnWallet: w, deposit: protocol.govActionDeposit, enactAt, amount, beneficiary });
+        this.proposals.push({
+          id,
+          type,
+          epoch: this.epoch,
+          returnWallet: w,
+          deposit: protocol.govActionDeposit,
+          enactAt,
+          amount,
+          beneficiary,
+        });
         this.depositsProposal += BigInt(protocol.govActionDeposit);
       },
     }) > 0;
@@ -1019,8 +1225,22 @@ export class ChainGenerator {
       size: 300 + 110 * inputs.length + 60 * chosen.length,
       extra: (txId) => {
         chosen.forEach((p, index) => {
-          const vote = p.type === "TreasuryWithdrawals" ? (this.r.chance(0.85) ? "Yes" : "Abstain") : this.r.pick(["Yes", "No", "Abstain"]);
-          this.row("voting_procedure", [this.id("voting_procedure"), txId, index, p.id, "DRep", drep.id, null, vote, null, null, null]);
+          const vote = p.type === "TreasuryWithdrawals"
+            ? (this.r.chance(0.85) ? "Yes" : "Abstain")
+            : this.r.pick(["Yes", "No", "Abstain"]);
+          this.row("voting_procedure", [
+            this.id("voting_procedure"),
+            txId,
+            index,
+            p.id,
+            "DRep",
+            drep.id,
+            null,
+            vote,
+            null,
+            null,
+            null,
+          ]);
         });
         drep.lastActive = this.epoch;
       },
@@ -1037,16 +1257,30 @@ export class ChainGenerator {
     const isNew = !policy;
     if (!policy) {
       const script = enc.signaturePolicy(wallet.payment);
-      policy = { hash: script.hash, json: script.json, size: script.size, wallet: w, scriptId: 0, assets: [] };
+      policy = {
+        hash: script.hash,
+        json: script.json,
+        size: script.size,
+        wallet: w,
+        scriptId: 0,
+        assets: [],
+      };
       this.policies.push(policy);
     }
     const nft = this.r.chance(0.5);
-    const label = nft ? `${this.r.pick(adjectives)}${this.r.pick(nouns)}${String(policy.assets.length + 1).padStart(4, "0")}` : `${this.r.pick(nouns).toUpperCase()}${this.r.int(1, 99)}`;
+    const label = nft
+      ? `${this.r.pick(adjectives)}${this.r.pick(nouns)}${String(policy.assets.length + 1).padStart(4, "0")}`
+      : `${this.r.pick(nouns).toUpperCase()}${this.r.int(1, 99)}`;
     const nameHex = hexText(label).slice(0, 64);
     let ident = policy.assets.find((a) => this.assetName[a] === nameHex);
     if (ident === undefined) {
       ident = this.id("multi_asset");
-      this.row("multi_asset", [ident, b(policy.hash), b(nameHex), enc.assetFingerprint(policy.hash, nameHex)]);
+      this.row("multi_asset", [
+        ident,
+        b(policy.hash),
+        b(nameHex),
+        enc.assetFingerprint(policy.hash, nameHex),
+      ]);
       policy.assets.push(ident);
       this.assetPolicy[ident] = this.policies.indexOf(policy);
       this.assetName[ident] = nameHex;
@@ -1055,7 +1289,9 @@ export class ChainGenerator {
     const p = policy;
     const id = ident;
     const metadata: Array<[number, unknown]> = nft
-      ? [[721, { [p.hash]: { [label]: { name: label, image: `ipfs://Qm${this.r.hex(22)}`, mediaType: "image/png" } } }]]
+      ? [[721, {
+        [p.hash]: { [label]: { name: label, image: `ipfs://Qm${this.r.hex(22)}`, mediaType: "image/png" } },
+      }]]
       : [];
     return this.tx({
       inputs,
@@ -1130,7 +1366,12 @@ export class ChainGenerator {
         if (withRefScript && this.refScript.scriptId === 0) {
           this.refScript.scriptId = this.id("script");
           this.row("script", [
-            this.refScript.scriptId, txId, b(this.refScript.hash), "plutusV3", null, b(this.refScript.bytes),
+            this.refScript.scriptId,
+            txId,
+            b(this.refScript.hash),
+            "plutusV3",
+            null,
+            b(this.refScript.bytes),
             this.refScript.size,
           ]);
         }
@@ -1176,8 +1417,13 @@ export class ChainGenerator {
         if (!viaReference && this.alwaysSucceeds.scriptId === 0) {
           this.alwaysSucceeds.scriptId = this.id("script");
           this.row("script", [
-            this.alwaysSucceeds.scriptId, txId, b(this.alwaysSucceeds.hash), "plutusV2", null,
-            b(this.alwaysSucceeds.bytes), this.alwaysSucceeds.size,
+            this.alwaysSucceeds.scriptId,
+            txId,
+            b(this.alwaysSucceeds.hash),
+            "plutusV2",
+            null,
+            b(this.alwaysSucceeds.bytes),
+            this.alwaysSucceeds.size,
           ]);
         }
         const datum = this.datums.find((d) => d.hash === this.outDatum.get(locked));
@@ -1190,7 +1436,15 @@ export class ChainGenerator {
         }
         const redeemerId = this.id("redeemer");
         this.row("redeemer", [
-          redeemerId, txId, mem, steps, exFee, "spend", sorted.indexOf(locked), b(this.alwaysSucceeds.hash), dataId,
+          redeemerId,
+          txId,
+          mem,
+          steps,
+          exFee,
+          "spend",
+          sorted.indexOf(locked),
+          b(this.alwaysSucceeds.hash),
+          dataId,
         ]);
         return new Map([[locked, redeemerId]]);
       },
@@ -1211,20 +1465,48 @@ export class ChainGenerator {
     const hash = this.r.hex(32);
     this.txHash[txId] = hash;
     this.spend(txId, c);
-    this.row("collateral_tx_in", [this.id("collateral_tx_in"), txId, this.outTx.get(c), this.outIndex.get(c)]);
+    this.row("collateral_tx_in", [
+      this.id("collateral_tx_in"),
+      txId,
+      this.outTx.get(c),
+      this.outIndex.get(c),
+    ]);
     const back = this.outValue.get(c) - taken;
     const address = this.changeAddress(c);
     const bodyOutputs = 2;
     const stakeWallet = this.addrStakeWallet[address]!;
     const pay = this.addrPay[address];
     this.row("collateral_tx_out", [
-      this.id("collateral_tx_out"), txId, bodyOutputs, this.addrText[address]!, this.addrScript[address]!,
-      pay ? b(pay) : null, stakeWallet >= 0 ? this.stakeAddressId(stakeWallet) : null, back, null, "fromList []",
-      null, null,
+      this.id("collateral_tx_out"),
+      txId,
+      bodyOutputs,
+      this.addrText[address]!,
+      this.addrScript[address]!,
+      pay ? b(pay) : null,
+      stakeWallet >= 0 ? this.stakeAddressId(stakeWallet) : null,
+      back,
+      null,
+      "fromList []",
+      null,
+      null,
     ]);
     this.writeOutput(txId, bodyOutputs, { address, value: back });
     const size = 1_200;
-    this.row("tx", [txId, b(hash), this.blockId, this.blockTxIndex++, back, taken, 0, size, null, this.slot + 7_200, false, 0, 0]);
+    this.row("tx", [
+      txId,
+      b(hash),
+      this.blockId,
+      this.blockTxIndex++,
+      back,
+      taken,
+      0,
+      size,
+      null,
+      this.slot + 7_200,
+      false,
+      0,
+      0,
+    ]);
     this.feesByEpoch[this.epoch] = (this.feesByEpoch[this.epoch] ?? 0) + taken;
     this.epochOutSum += BigInt(back);
     this.blockSize += size;
@@ -1248,7 +1530,9 @@ export class ChainGenerator {
     const each = 850_000_000 * ada;
     for (let g = 0; g < genesisOutputs; g++) {
       const payment = this.r.hex(28);
-      this.genesisAddresses.push(this.addAddress(enc.enterpriseAddress(this.net.networkId, payment, false), payment, false, -1, -1));
+      this.genesisAddresses.push(
+        this.addAddress(enc.enterpriseAddress(this.net.networkId, payment, false), payment, false, -1, -1),
+      );
     }
     for (let g = 0; g < genesisOutputs; g++) {
       const txId = this.id("tx");
@@ -1257,19 +1541,39 @@ export class ChainGenerator {
       this.row("tx", [txId, b(this.txHash[txId]!), this.blockId, g, each, 0, 0, 0, null, null, true, 0, 0]);
     }
     this.row("block", [
-      this.blockId, b(genesisHash), null, null, null, null, null, genesisLeader, 0, utc(this.net.systemStart),
-      genesisOutputs, 0, 0, null, null, null,
+      this.blockId,
+      b(genesisHash),
+      null,
+      null,
+      null,
+      null,
+      null,
+      genesisLeader,
+      0,
+      utc(this.net.systemStart),
+      genesisOutputs,
+      0,
+      0,
+      null,
+      null,
+      null,
     ]);
     this.reserves = maxSupply - BigInt(genesisOutputs) * BigInt(each);
     this.costModelId = this.id("cost_model");
     const costsText = JSON.stringify(costModels);
-    this.row("cost_model", [this.costModelId, j(costModels), b(enc.blake2b256(new TextEncoder().encode(costsText)))]);
+    this.row("cost_model", [
+      this.costModelId,
+      j(costModels),
+      b(enc.blake2b256(new TextEncoder().encode(costsText))),
+    ]);
     this.row("epoch_sync_enabled", [true, true]);
   }
 
   private totalUtxo(): bigint {
     let sum = 0n;
-    for (let i = 1; i < (this.next.get("tx_out") ?? 1); i++) if (this.outSpent.data[i] === 0) sum += BigInt(this.outValue.data[i]!);
+    for (let i = 1; i < (this.next.get("tx_out") ?? 1); i++) {
+      if (this.outSpent.data[i] === 0) sum += BigInt(this.outValue.data[i]!);
+    }
     return sum;
   }
 
@@ -1302,7 +1606,13 @@ export class ChainGenerator {
   private writeEpochStake(epoch: number, snap: { byPool: Map<number, Array<[number, number]>> }) {
     for (const [pool, members] of snap.byPool) {
       for (const [w, amount] of members) {
-        this.row("epoch_stake", [this.id("epoch_stake"), this.wallets[w]!.stakeAddressId, this.pools[pool]!.id, amount, epoch]);
+        this.row("epoch_stake", [
+          this.id("epoch_stake"),
+          this.wallets[w]!.stakeAddressId,
+          this.pools[pool]!.id,
+          amount,
+          epoch,
+        ]);
       }
     }
     this.row("epoch_stake_progress", [this.id("epoch_stake_progress"), epoch, true]);
@@ -1353,9 +1663,20 @@ export class ChainGenerator {
     return { rows, total };
   }
 
-  private writeRewards(rows: ReturnType<ChainGenerator["computeRewards"]>["rows"], earned: number, apply: boolean) {
+  private writeRewards(
+    rows: ReturnType<ChainGenerator["computeRewards"]>["rows"],
+    earned: number,
+    apply: boolean,
+  ) {
     for (const row of rows) {
-      this.row("reward", [this.stakeAddressId(row.wallet), row.type, row.amount, earned + 2, this.pools[row.pool]!.id, earned]);
+      this.row("reward", [
+        this.stakeAddressId(row.wallet),
+        row.type,
+        row.amount,
+        earned + 2,
+        this.pools[row.pool]!.id,
+        earned,
+      ]);
       if (apply) this.wallets[row.wallet]!.rewards += row.amount;
     }
   }
@@ -1365,15 +1686,30 @@ export class ChainGenerator {
     // 1. finish the previous epoch's books
     if (epoch > 0) {
       this.row("epoch_finalized", [
-        this.id("epoch_finalized"), this.epochOutSum, this.feesByEpoch[epoch - 1] ?? 0, this.epochTxCount,
-        this.epochBlockCount, epoch - 1, utc(this.epochStart), utc(this.epochEnd),
+        this.id("epoch_finalized"),
+        this.epochOutSum,
+        this.feesByEpoch[epoch - 1] ?? 0,
+        this.epochTxCount,
+        this.epochBlockCount,
+        epoch - 1,
+        utc(this.epochStart),
+        utc(this.epochEnd),
       ]);
     }
     this.epochOutSum = 0n;
     this.epochTxCount = 0;
     this.epochBlockCount = 0;
     // 2. parameters for the new epoch
-    this.row("epoch_param", epochParamValues(this.id("epoch_param"), epoch, this.r.hex(32), this.costModelId, firstBlockId) as unknown as Array<CopyValue>);
+    this.row(
+      "epoch_param",
+      epochParamValues(
+        this.id("epoch_param"),
+        epoch,
+        this.r.hex(32),
+        this.costModelId,
+        firstBlockId,
+      ) as unknown as Array<CopyValue>,
+    );
     if (epoch === 0) {
       this.snapshots[0] = this.snapshot();
       return;
@@ -1407,8 +1743,20 @@ export class ChainGenerator {
       if (prop.enactAt !== epoch) continue;
       const beneficiary = this.wallets[prop.beneficiary]!;
       const returner = this.wallets[prop.returnWallet]!;
-      this.row("reward_rest", [this.stakeAddressId(prop.beneficiary), "treasury", prop.amount, epoch, epoch - 1]);
-      this.row("reward_rest", [this.stakeAddressId(prop.returnWallet), "proposal_refund", prop.deposit, epoch, epoch - 1]);
+      this.row("reward_rest", [
+        this.stakeAddressId(prop.beneficiary),
+        "treasury",
+        prop.amount,
+        epoch,
+        epoch - 1,
+      ]);
+      this.row("reward_rest", [
+        this.stakeAddressId(prop.returnWallet),
+        "proposal_refund",
+        prop.deposit,
+        epoch,
+        epoch - 1,
+      ]);
       this.treasury -= BigInt(prop.amount);
       beneficiary.rewards += prop.amount;
       returner.rewards += prop.deposit;
@@ -1427,8 +1775,18 @@ export class ChainGenerator {
       this.depositsProposal + feesPot;
     if (sum !== maxSupply) throw new Error(`demo chain: ada_pots do not add up at epoch ${epoch}: ${sum}`);
     this.row("ada_pots", [
-      this.id("ada_pots"), firstSlot, epoch, this.treasury, this.reserves, rewards, utxo, this.depositsStake, feesPot,
-      firstBlockId, this.depositsDrep, this.depositsProposal,
+      this.id("ada_pots"),
+      firstSlot,
+      epoch,
+      this.treasury,
+      this.reserves,
+      rewards,
+      utxo,
+      this.depositsStake,
+      feesPot,
+      firstBlockId,
+      this.depositsDrep,
+      this.depositsProposal,
     ]);
   }
 
@@ -1436,7 +1794,13 @@ export class ChainGenerator {
     for (const [d, amount] of snap.byDrep) {
       const drep = this.dreps[d]!;
       if (d >= 2 && !drep.registered) continue;
-      this.row("drep_distr", [this.id("drep_distr"), drep.id, amount, epoch, d < 2 ? null : drep.lastActive + protocol.drepActivity]);
+      this.row("drep_distr", [
+        this.id("drep_distr"),
+        drep.id,
+        amount,
+        epoch,
+        d < 2 ? null : drep.lastActive + protocol.drepActivity,
+      ]);
     }
   }
 
@@ -1448,28 +1812,66 @@ export class ChainGenerator {
       list.push(f);
       events.set(blockNo, list);
     };
-    const epochBlock = (epoch: number, fraction: number) => Math.floor((epoch + fraction) * this.blocksPerEpoch);
+    const epochBlock = (epoch: number, fraction: number) =>
+      Math.floor((epoch + fraction) * this.blocksPerEpoch);
     const poolCount = this.pools.length;
     this.pools.forEach((p, i) => {
       const roll = i / poolCount;
-      const when = roll < 0.85 ? epochBlock(0, 0.05 + 0.45 * this.r.float()) : roll < 0.95 ? epochBlock(1 + this.r.int(0, 1), this.r.float()) : epochBlock(3, this.r.float());
+      const when = roll < 0.85
+        ? epochBlock(0, 0.05 + 0.45 * this.r.float())
+        : roll < 0.95
+        ? epochBlock(1 + this.r.int(0, 1), this.r.float())
+        : epochBlock(3, this.r.float());
       at(when, () => this.poolRegistration(p, false));
-      if (this.r.chance(0.15)) at(epochBlock(this.r.int(1, 4), this.r.float()), () => p.registered && !p.retired ? this.poolRegistration(p, true) : true);
-      if (i % 12 === 5) at(epochBlock(this.r.int(1, 3), this.r.float()), () => p.registered && !p.retired && p.retiring < 0 ? this.poolRetirement(p) : true);
+      if (this.r.chance(0.15)) {
+        at(
+          epochBlock(this.r.int(1, 4), this.r.float()),
+          () => p.registered && !p.retired ? this.poolRegistration(p, true) : true,
+        );
+      }
+      if (i % 12 === 5) {
+        at(
+          epochBlock(this.r.int(1, 3), this.r.float()),
+          () => p.registered && !p.retired && p.retiring < 0 ? this.poolRetirement(p) : true,
+        );
+      }
     });
     // one pool announces retirement and then re-registers, which cancels it
     const comeback = this.pools[Math.min(7, poolCount - 1)]!;
-    at(epochBlock(1, 0.3), () => comeback.registered && comeback.retiring < 0 ? this.poolRetirement(comeback) : true);
-    at(epochBlock(1, 0.6), () => comeback.registered && comeback.retiring >= 0 ? this.poolRegistration(comeback, true) : true);
+    at(
+      epochBlock(1, 0.3),
+      () => comeback.registered && comeback.retiring < 0 ? this.poolRetirement(comeback) : true,
+    );
+    at(
+      epochBlock(1, 0.6),
+      () => comeback.registered && comeback.retiring >= 0 ? this.poolRegistration(comeback, true) : true,
+    );
     this.dreps.forEach((d, i) => {
       if (i < 2) return;
-      at(epochBlock(this.r.chance(0.8) ? 0 : 1, 0.1 + 0.8 * this.r.float()), () => this.drepCertificate(i, "register"));
-      if (this.r.chance(0.2)) at(epochBlock(this.r.int(2, 4), this.r.float()), () => d.registered ? this.drepCertificate(i, "update") : true);
-      if (i % 10 === 3) at(epochBlock(this.r.int(3, 4), this.r.float()), () => d.registered ? this.drepCertificate(i, "deregister") : true);
+      at(
+        epochBlock(this.r.chance(0.8) ? 0 : 1, 0.1 + 0.8 * this.r.float()),
+        () => this.drepCertificate(i, "register"),
+      );
+      if (this.r.chance(0.2)) {
+        at(
+          epochBlock(this.r.int(2, 4), this.r.float()),
+          () => d.registered ? this.drepCertificate(i, "update") : true,
+        );
+      }
+      if (i % 10 === 3) {
+        at(
+          epochBlock(this.r.int(3, 4), this.r.float()),
+          () => d.registered ? this.drepCertificate(i, "deregister") : true,
+        );
+      }
     });
     at(epochBlock(1, 0.2), () => this.proposal("TreasuryWithdrawals"));
-    for (let k = 0; k < 3; k++) at(epochBlock(1 + k, 0.5 + 0.3 * this.r.float()), () => this.proposal("InfoAction"));
-    for (let k = 0; k < this.epochs; k++) at(epochBlock(k, 0.5 + 0.4 * this.r.float()), () => this.failedScript());
+    for (let k = 0; k < 3; k++) {
+      at(epochBlock(1 + k, 0.5 + 0.3 * this.r.float()), () => this.proposal("InfoAction"));
+    }
+    for (let k = 0; k < this.epochs; k++) {
+      at(epochBlock(k, 0.5 + 0.4 * this.r.float()), () => this.failedScript());
+    }
     return { events, totalBlocks };
   }
 
@@ -1522,7 +1924,12 @@ export class ChainGenerator {
   /** Generates the whole chain. */
   async run(): Promise<GeneratedChain> {
     const started = this.net.systemStart.getTime();
-    this.row("meta", [1, utc(this.net.systemStart), this.net.network, `cardano-data-service demo chain (seed ${this.net.seed}, scale ${this.scale})`]);
+    this.row("meta", [
+      1,
+      utc(this.net.systemStart),
+      this.net.network,
+      `cardano-data-service demo chain (seed ${this.net.seed}, scale ${this.scale})`,
+    ]);
     this.writeGenesis();
     this.makeWallets();
     this.makePools();
@@ -1564,9 +1971,22 @@ export class ChainGenerator {
       const txCount = this.blockTxIndex;
       const p = pool >= 0 ? this.pools[pool]! : undefined;
       this.row("block", [
-        this.blockId, b(this.r.hex(32)), epoch, this.slot, epochSlot, this.blockNo, previous, leader,
-        Math.min(protocol.maxBlockSize, 860 + this.blockSize), utc(time), txCount, 10, 0,
-        enc.vrfKeyBech32(p ? p.vrfKey : this.r.hex(32)), p ? b(p.opCert) : b(this.r.hex(32)), p?.opCertCounter ?? 0,
+        this.blockId,
+        b(this.r.hex(32)),
+        epoch,
+        this.slot,
+        epochSlot,
+        this.blockNo,
+        previous,
+        leader,
+        Math.min(protocol.maxBlockSize, 860 + this.blockSize),
+        utc(time),
+        txCount,
+        10,
+        0,
+        enc.vrfKeyBech32(p ? p.vrfKey : this.r.hex(32)),
+        p ? b(p.opCert) : b(this.r.hex(32)),
+        p?.opCertCounter ?? 0,
       ]);
       if (pool >= 0) {
         const byPool = this.blocksByPool[epoch] ?? new Map<number, number>();
@@ -1584,7 +2004,10 @@ export class ChainGenerator {
     const tipEpoch = this.epochs - 1;
     this.writeEpochStake(tipEpoch + 1, this.snapshots[tipEpoch]!);
     const expansion = Number((this.reserves * 3n) / 1000n);
-    const pending = this.computeRewards(tipEpoch - 1, Math.floor((expansion + (this.feesByEpoch[tipEpoch - 1] ?? 0)) * 0.8));
+    const pending = this.computeRewards(
+      tipEpoch - 1,
+      Math.floor((expansion + (this.feesByEpoch[tipEpoch - 1] ?? 0)) * 0.8),
+    );
     this.writeRewards(pending.rows, tipEpoch - 1, false);
     return {
       tipBlockNo: this.blockNo,

@@ -86,18 +86,25 @@ export const seedDemoChainPglite = (db: PGlite, options: SeedOptions): Effect.Ef
         exec: async (sql) => {
           await db.exec(sql);
         },
-        queryValue: async (sql) => Object.values((await db.query<Record<string, unknown>>(sql)).rows[0] ?? {})[0],
+        queryValue: async (sql) =>
+          Object.values((await db.query<Record<string, unknown>>(sql)).rows[0] ?? {})[0],
         copy: pgliteCopyTarget(db),
       }, options),
     catch: toSeedError,
   });
 
 /** Seeds a PostgreSQL database over one dedicated connection (COPY needs the raw protocol). */
-export const seedDemoChainPostgres = (url: string, options: SeedOptions): Effect.Effect<SeedResult, SeedError> =>
+export const seedDemoChainPostgres = (
+  url: string,
+  options: SeedOptions,
+): Effect.Effect<SeedResult, SeedError> =>
   Effect.acquireUseRelease(
     Effect.tryPromise({
       try: async () => {
-        const client = new pg.Client({ connectionString: url, application_name: "cardano-data-service/seed" });
+        const client = new pg.Client({
+          connectionString: url,
+          application_name: "cardano-data-service/seed",
+        });
         await client.connect();
         await client.query("set maintenance_work_mem = '512MB'");
         return client;

@@ -10,7 +10,12 @@ export interface NetworkHealth {
   readonly status: "ok" | "unavailable";
   readonly database: "postgres" | "pglite";
   readonly demoChain: boolean;
-  readonly tip: { readonly blockNo: number; readonly slotNo: number; readonly epochNo: number; readonly time: string } | null;
+  readonly tip: {
+    readonly blockNo: number;
+    readonly slotNo: number;
+    readonly epochNo: number;
+    readonly time: string;
+  } | null;
   readonly error?: string;
 }
 
@@ -21,30 +26,39 @@ export interface Health {
 
 export const health = Effect.fn("health.get")(function* () {
   const dbs = yield* ChainDatabases;
-  const entries = yield* Effect.forEach(dbs.all, (db) =>
-    db.sql<{ blockNo: number; slotNo: string; epochNo: number; time: Date }>`
+  const entries = yield* Effect.forEach(
+    dbs.all,
+    (db) =>
+      db.sql<{ blockNo: number; slotNo: string; epochNo: number; time: Date }>`
       select block_no as "blockNo", slot_no::text as "slotNo", epoch_no as "epochNo", time
       from block where block_no is not null order by id desc limit 1`.pipe(
-      Effect.timeoutFail({ duration: "2 seconds", onTimeout: () => new Error("no answer within 2 s") }),
-      Effect.map(([tip]): NetworkHealth => ({
-        status: "ok",
-        database: db.backend,
-        demoChain: db.demoChain,
-        tip: tip
-          ? { blockNo: tip.blockNo, slotNo: Number(tip.slotNo), epochNo: tip.epochNo, time: tip.time.toISOString() }
-          : null,
-      })),
-      Effect.catchAll((e) =>
-        Effect.succeed<NetworkHealth>({
-          status: "unavailable",
+        Effect.timeoutFail({ duration: "2 seconds", onTimeout: () => new Error("no answer within 2 s") }),
+        Effect.map(([tip]): NetworkHealth => ({
+          status: "ok",
           database: db.backend,
           demoChain: db.demoChain,
-          tip: null,
-          error: e.message,
-        })
+          tip: tip
+            ? {
+              blockNo: tip.blockNo,
+              slotNo: Number(tip.slotNo),
+              epochNo: tip.epochNo,
+              time: tip.time.toISOString(),
+            }
+            : null,
+        })),
+        Effect.catchAll((e) =>
+          Effect.succeed<NetworkHealth>({
+            status: "unavailable",
+            database: db.backend,
+            demoChain: db.demoChain,
+            tip: null,
+            error: e.message,
+          })
+        ),
+        Effect.map((h) => [db.network, h] as const),
       ),
-      Effect.map((h) => [db.network, h] as const),
-    ), { concurrency: "unbounded" });
+    { concurrency: "unbounded" },
+  );
   const networks = Object.fromEntries(entries) as Record<Network, NetworkHealth>;
   const status = entries.every(([, h]) => h.status === "ok") ? "ok" : "unavailable";
   return { status, networks } satisfies Health;

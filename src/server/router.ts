@@ -18,7 +18,9 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
         Effect.catchAllCause((cause) => {
           const requestId = crypto.randomUUID();
           return Effect.as(
-            Effect.logError("unhandled failure", Cause.pretty(cause)).pipe(Effect.annotateLogs({ requestId })),
+            Effect.logError("unhandled failure", Cause.pretty(cause)).pipe(
+              Effect.annotateLogs({ requestId }),
+            ),
             restError(500, `Internal error (request id ${requestId})`),
           );
         }),
@@ -29,7 +31,9 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
     const url = new URL(request.url);
     if (url.pathname === "/health") {
       if (request.method !== "GET" && request.method !== "HEAD") {
-        return Promise.resolve(restError(405, `${request.method} is not allowed on /health`, { allow: "GET" }));
+        return Promise.resolve(
+          restError(405, `${request.method} is not allowed on /health`, { allow: "GET" }),
+        );
       }
       return run(health(), (h) => json(h, h.status === "ok" ? 200 : 503, { "cache-control": "no-store" }));
     }

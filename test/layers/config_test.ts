@@ -1,0 +1,89 @@
+/** Configuration: defaults start the embedded mode with no environment; each bad value names its variable. */
+import assert from "node:assert/strict";
+import { ConfigProvider, Effect, LogLevel, Option, Redacted } from "effect";
+import { appConfig, describeConfigError } from "@layers/config.ts";
+
+const load = (env: Record<string, string>) =>
+  Effect.runPromise(
+    Effect.either(Effect.withConfigProvider(appConfig, ConfigProvider.fromMap(new Map(Object.entries(env))))),
+  );
+
+Deno.test("config defaults need no environment", async () => {
+  const result = await load({});
+  assert.equal(result._tag, "Right");
+  if (result._tag !== "Right") return;
+  const c = result.right;
+  assert.equal(c.port, 3000);
+  assert.equal(c.host, "127.0.0.1");
+  assert.equal(c.dataDir, "./data");
+  assert.equal(c.logLevel, LogLevel.Info);
+  assert.ok(Option.isNone(c.networks.mainnet.databaseUrl));
+  assert.ok(Option.isNone(c.networks.preprod.ogmiosUrl));
+  assert.ok(Option.isNone(c.serviceDatabaseUrl));
+  assert.ok(Option.isNone(c.redisUrl));
+});
+
+Deno.test("config reads every variable and keeps secrets redacted", async () => {
+  const result = await load({
+    PORT: "8080",
+    HOST: "0.0.0.0",
+    DATA_DIR: "/tmp/x",
+    MAINNET_DATABASE_URL: "postgres://dbsync:secret@db:5432/mainnet",
+    PREPROD_DATABASE_URL: "postgresql://dbsync@db/preprod",
+    SERVICE_DATABASE_URL: "postgres://svc:pw@db/svc",
+    MAINNET_OGMIOS_URL: "ws://ogmios:1337",
+    PREPROD_OGMIOS_URL: "wss://ogmios.example:443",
+    REDIS_URL: "redis://:pw@cache:6379",
+    LOG_LEVEL: "debug",
+  });
+  assert.equal(result._tag, "Right");
+  if (result._tag !== "Right") return;
+  const c = result.right;
+  assert.equal(c.port, 8080);
+  assert.equal(c.logLevel, LogLevel.Debug);
+  const url = Option.getOrThrow(c.networks.mainnet.databaseUrl);
+  assert.equal(Redacted.value(url), "postgres://dbsync:secret@db:5432/mainnet");
+  assert.ok(!String(url).includes("secret"), "a redacted URL does not print its value");
+  assert.equal(Option.getOrThrow(c.networks.preprod.ogmiosUrl), "wss://ogmios.example:443");
+});
+
+const bad: ReadonlyArray<[string, string, RegExp]> = [
+  ["PORT", "abc", /^PORT: expected an integer from 0 to 65535, got "abc"$/],
+  ["PORT", "70000", /^PORT: /],
+  ["HOST", "bad host!", /^HOST: /],
+  ["DATA_DIR", " ", /^DATA_DIR: must not be empty$/],
+  [
+    "MAINNET_DATABASE_URL",
+    "mysql://x/y",
+    /^MAINNET_DATABASE_URL: expected a postgres: or postgresql:\/\/ URL/,
+  ],
+  ["PREPROD_DATABASE_URL", "not a url", /^PREPROD_DATABASE_URL: expected a URL/],
+  ["SERVICE_DATABASE_URL", "http://x", /^SERVICE_DATABASE_URL: /],
+  ["MAINNET_OGMIOS_URL", "http://ogmios:1337", /^MAINNET_OGMIOS_URL: expected a ws: or wss:\/\/ URL/],
+  ["PREPROD_OGMIOS_URL", "::", /^PREPROD_OGMIOS_URL: /],
+  ["REDIS_URL", "http://cache", /^REDIS_URL: /],
+  ["LOG_LEVEL", "loud", /^LOG_LEVEL: expected one of trace, debug, info/],
+];
+
+for (const [name, value, expected] of bad) {
+  Deno.test(`config rejects ${name}=${JSON.stringify(value)} with one line naming it`, async () => {
+    const result = await load({ [name]: value });
+    assert.equal(result._tag, "Left");
+    if (result._tag !== "Left") return;
+    const line = describeConfigError(result.left);
+    assert.match(line, expected);
+    assert.ok(!line.includes("\n"));
+  });
+}
+
+Deno.test("the service refuses a bad setting at start with one clear line", async () => {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "src/main.ts"],
+    env: { PORT: "not-a-port", NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 1);
+  const stderr = new TextDecoder().decode(out.stderr).trim();
+  assert.equal(stderr, 'Invalid configuration: PORT: expected an integer from 0 to 65535, got "not-a-port"');
+});

@@ -1,0 +1,109 @@
+/**
+ * `npm start` with no configuration: both networks served from embedded PGlite under DATA_DIR, seeded on the
+ * first start and reused on the next; `/health` reports each network's tip and database kind. With real
+ * PostgreSQL (TEST_DATABASE_URL), the same service over db-sync URLs, and 503 once a database goes away.
+ */
+import assert from "node:assert/strict";
+import { Effect } from "effect";
+import pg from "pg";
+import { startService } from "../support/service.ts";
+import { createTestChain } from "../support/demo_chain.ts";
+import { testDatabaseUrl } from "../support/databases.ts";
+import type { Health } from "@src/programs/health.ts";
+
+const health = async (base: string): Promise<{ status: number; body: Health }> => {
+  const response = await fetch(`${base}/health`);
+  return { status: response.status, body: await response.json() };
+};
+
+Deno.test({
+  name: "embedded default: first start seeds, second start reuses, /health reports both tips",
+  sanitizeResources: false,
+  fn: async () => {
+    const dataDir = await Deno.makeTempDir({ prefix: "cds-embedded-" });
+    try {
+      const first = await startService({ DATA_DIR: dataDir });
+      let firstHealth: { status: number; body: Health };
+      try {
+        const logs = first.lines.join("\n");
+        assert.match(logs, /listening on http:\/\/127\.0\.0\.1:\d+/);
+        assert.match(logs, /GENERATED DEMO CHAIN/);
+        assert.match(logs, /seeding the mainnet demo chain/);
+        firstHealth = await health(first.base);
+        assert.equal(firstHealth.status, 200);
+        assert.equal(firstHealth.body.status, "ok");
+        for (const network of ["mainnet", "preprod"] as const) {
+          const n = firstHealth.body.networks[network];
+          assert.equal(n.status, "ok");
+          assert.equal(n.database, "pglite");
+          assert.equal(n.demoChain, true);
+          assert.ok(n.tip && n.tip.blockNo > 2_000 && n.tip.epochNo === 5, JSON.stringify(n.tip));
+          assert.equal(n.tip.epochNo, Math.floor(n.tip.slotNo / 432_000));
+        }
+        const notFound = await fetch(`${first.base}/nope`);
+        assert.equal(notFound.status, 404);
+        assert.deepEqual(await notFound.json(), { error: "Not Found", message: "No route for GET /nope" });
+        const wrongMethod = await fetch(`${first.base}/health`, { method: "POST" });
+        assert.equal(wrongMethod.status, 405);
+        await wrongMethod.body?.cancel();
+      } finally {
+        assert.equal(await first.stop(), 0);
+      }
+      const second = await startService({ DATA_DIR: dataDir });
+      try {
+        assert.ok(!second.lines.join("\n").includes("seeding the"), "the second start reuses the databases");
+        const again = await health(second.base);
+        assert.deepEqual(again.body, firstHealth!.body);
+      } finally {
+        assert.equal(await second.stop(), 0);
+      }
+      console.log(`embedded start: first ${first.startupMs} ms, second ${second.startupMs} ms`);
+    } finally {
+      await Deno.remove(dataDir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "db-sync on PostgreSQL: served unchanged, and /health answers 503 when a database goes away",
+  ignore: !testDatabaseUrl,
+  sanitizeResources: false,
+  fn: async () => {
+    const mainnet = await createTestChain("health_mainnet", "mainnet");
+    const preprod = await createTestChain("health_preprod", "preprod");
+    const dataDir = await Deno.makeTempDir({ prefix: "cds-pg-" });
+    const service = await startService({
+      DATA_DIR: dataDir,
+      MAINNET_DATABASE_URL: mainnet.url!,
+      PREPROD_DATABASE_URL: preprod.url!,
+      SERVICE_DATABASE_URL: mainnet.url!,
+    });
+    try {
+      const ok = await health(service.base);
+      assert.equal(ok.status, 200);
+      assert.equal(ok.body.networks.mainnet.database, "postgres");
+      assert.equal(ok.body.networks.mainnet.tip?.blockNo, mainnet.seeded.tipBlockNo);
+      assert.equal(ok.body.networks.preprod.tip?.blockNo, preprod.seeded.tipBlockNo);
+      assert.ok(!service.lines.join("\n").includes(":postgres@"), "no password in the logs");
+      // take preprod's database away under the running service
+      await Effect.runPromise(preprod.sql`select 1`);
+      const admin = new pg.Client({ connectionString: testDatabaseUrl });
+      await admin.connect();
+      const name = new URL(preprod.url!).pathname.slice(1);
+      await admin.query(`alter database "${name}" allow_connections false`);
+      await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1`, [name]);
+      await admin.end();
+      const down = await health(service.base);
+      assert.equal(down.status, 503);
+      assert.equal(down.body.status, "unavailable");
+      assert.equal(down.body.networks.mainnet.status, "ok");
+      assert.equal(down.body.networks.preprod.status, "unavailable");
+      assert.equal(typeof down.body.networks.preprod.error, "string");
+    } finally {
+      await service.stop();
+      await mainnet.close();
+      await preprod.close();
+      await Deno.remove(dataDir, { recursive: true });
+    }
+  },
+});
