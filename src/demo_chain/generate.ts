@@ -704,7 +704,7 @@ export class ChainGenerator {
     const count = this.r.chance(0.7) ? 1 : this.r.int(2, 4);
     let left = available;
     for (let k = 0; k < count && left > 2 * ada; k++) {
-      const to = this.r.chance(0.06)
+      const to = this.r.chance(0.09)
         ? this.wallets[this.exchangeWallet]!.address
         : this.wallets[this.randomWallet()]!.address;
       const value = Math.max(ada, Math.min(this.randomPaymentValue(left), left - ada));

@@ -73,7 +73,9 @@ Deno.test({
       });
 
       await t.step("spends nothing twice and only outputs that existed before", async () => {
-        const twice = await query(`select tx_out_id, tx_out_index from tx_in group by 1, 2 having count(*) > 1`);
+        const twice = await query(
+          `select tx_out_id, tx_out_index from tx_in group by 1, 2 having count(*) > 1`,
+        );
         assert.deepEqual(twice, []);
         const dangling = await query(`select i.id from tx_in i left join tx_out o
           on o.tx_id = i.tx_out_id and o.index = i.tx_out_index where o.id is null or i.tx_out_id >= i.tx_in_id`);
@@ -115,25 +117,31 @@ Deno.test({
         assert.equal(tip!.block_no, chain.seeded.tipBlockNo);
         assert.equal(tip!.epoch_no, chain.seeded.tipEpoch);
         const epochs = await query<{ no: string }>(`select no::text from epoch order by no`);
-        assert.deepEqual(epochs.map((e) => Number(e.no)), Array.from({ length: tip!.epoch_no + 1 }, (_, i) => i));
+        assert.deepEqual(
+          epochs.map((e) => Number(e.no)),
+          Array.from({ length: tip!.epoch_no + 1 }, (_, i) => i),
+        );
         const params = await query<{ n: string }>(`select count(distinct epoch_no) as n from epoch_param`);
         assert.equal(Number(params[0]!.n), tip!.epoch_no + 1);
       });
 
-      await t.step("keeps the ada pots whole, with utxo matching the outputs unspent at each boundary", async () => {
-        const pots = await query<{ epoch_no: number; total: string; utxo: string; live: string }>(`
+      await t.step(
+        "keeps the ada pots whole, with utxo matching the outputs unspent at each boundary",
+        async () => {
+          const pots = await query<{ epoch_no: number; total: string; utxo: string; live: string }>(`
           select p.epoch_no, (p.treasury + p.reserves + p.rewards + p.utxo + p.deposits_stake + p.fees
                  + p.deposits_drep + p.deposits_proposal)::text as total, p.utxo::text as utxo,
                  (select coalesce(sum(o.value), 0) from tx_out o join tx t on t.id = o.tx_id
                   where t.block_id < p.block_id and not exists (select 1 from tx_in i join tx s on s.id = i.tx_in_id
                     where i.tx_out_id = o.tx_id and i.tx_out_index = o.index and s.block_id < p.block_id))::text as live
           from ada_pots p order by p.epoch_no`);
-        assert.ok(pots.length >= 4);
-        for (const p of pots) {
-          assert.equal(p.total, "45000000000000000", `epoch ${p.epoch_no}`);
-          assert.equal(p.utxo, p.live, `utxo pot at epoch ${p.epoch_no}`);
-        }
-      });
+          assert.ok(pots.length >= 4);
+          for (const p of pots) {
+            assert.equal(p.total, "45000000000000000", `epoch ${p.epoch_no}`);
+            assert.equal(p.utxo, p.live, `utxo pot at epoch ${p.epoch_no}`);
+          }
+        },
+      );
 
       await t.step("never withdraws more rewards than were spendable", async () => {
         const over = await query(`
