@@ -7,7 +7,7 @@
 import * as Reactivity from "@effect/experimental/Reactivity";
 import type { SqlClient } from "@effect/sql/SqlClient";
 import type { SqlError } from "@effect/sql/SqlError";
-import { Context, Effect, Layer, Option, Redacted } from "effect";
+import { Context, Effect, Layer, Option, Redacted, type Scope } from "effect";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { Network } from "@schemas/network.ts";
@@ -104,15 +104,19 @@ export const ChainDatabasesLive: Layer.Layer<ChainDatabases, ChainDatabaseError,
   ChainDatabases,
   Effect.gen(function* () {
     const config = yield* AppConfig;
-    const opened = yield* Effect.forEach(networks, (network) => {
+    const opened = yield* Effect.forEach(networks, (network): Effect.Effect<
+      ChainDatabase,
+      ChainDatabaseError,
+      Scope.Scope | Reactivity.Reactivity
+    > => {
       const url = config.networks[network].databaseUrl;
       return Option.isSome(url) ? postgresChain(network, url.value) : embeddedChain(network, config.dataDir);
     }, { concurrency: "unbounded" });
     for (const chain of opened) {
-      yield* Effect.logInfo(
-        `${chain.network}: ${chain.backend} ${chain.location}; ${describeDbSync(chain.dbSync)}` +
-          (chain.demoChain ? "; data is a GENERATED DEMO CHAIN, not the real network" : ""),
-      );
+      const missing = chain.dbSync.missingDbSyncIndexes.length + chain.dbSync.missingExtraIndexes.length > 0;
+      const line = `${chain.network}: ${chain.backend} ${chain.location}; ${describeDbSync(chain.dbSync)}` +
+        (chain.demoChain ? "; data is a GENERATED DEMO CHAIN, not the real network" : "");
+      yield* missing ? Effect.logWarning(line) : Effect.logInfo(line);
     }
     const byNetwork = new Map(opened.map((c) => [c.network, c] as const));
     return { get: (network: Network) => byNetwork.get(network)!, all: opened };

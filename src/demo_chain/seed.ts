@@ -10,6 +10,7 @@ import type { Network } from "@schemas/network.ts";
 import { CopySink, type CopyTarget, pgCopyTarget, pgliteCopyTarget } from "./copy_sink.ts";
 import { ChainGenerator, defineTables } from "./generate.ts";
 import { demoNetworks } from "./network_params.ts";
+import { readSchemaFile } from "@src/dbsync/schema_files.ts";
 
 export interface SeedOptions {
   readonly network: Network;
@@ -33,11 +34,9 @@ interface SeedConnection {
   readonly copy: CopyTarget;
 }
 
-const schemaFile = (name: string) => Deno.readTextFile(new URL(`../../schemas/db/${name}`, import.meta.url));
-
 /** Our extra indexes, without CONCURRENTLY so they can be built inside the seeding transaction. */
-const extraIndexStatements = async (): Promise<string> =>
-  (await schemaFile("extra_indexes.sql")).replace(/\bCONCURRENTLY\s+/gi, "");
+const extraIndexesInTransaction = async (): Promise<string> =>
+  (await readSchemaFile("extra_indexes.sql")).replace(/\bCONCURRENTLY\s+/gi, "");
 
 const seed = async (db: SeedConnection, options: SeedOptions): Promise<SeedResult> => {
   const hasSchema = (await db.queryValue("select to_regclass('public.block') is not null")) === true;
@@ -46,7 +45,7 @@ const seed = async (db: SeedConnection, options: SeedOptions): Promise<SeedResul
   }
   await db.exec("begin");
   try {
-    if (!hasSchema) await db.exec(await schemaFile("dbsync_schema.sql"));
+    if (!hasSchema) await db.exec(await readSchemaFile("dbsync_schema.sql"));
     const sink = new CopySink(db.copy);
     defineTables(sink);
     const started = performance.now();
@@ -58,8 +57,8 @@ const seed = async (db: SeedConnection, options: SeedOptions): Promise<SeedResul
     await sink.flushAll();
     const generateMs = Math.round(performance.now() - started);
     const indexStarted = performance.now();
-    if (!hasSchema) await db.exec(await schemaFile("dbsync_indexes.sql"));
-    await db.exec(await extraIndexStatements());
+    if (!hasSchema) await db.exec(await readSchemaFile("dbsync_indexes.sql"));
+    await db.exec(await extraIndexesInTransaction());
     await db.exec("commit");
     await db.exec("analyze");
     return {
