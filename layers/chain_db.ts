@@ -82,11 +82,15 @@ const embeddedChain = (network: Network, dataDir: string) =>
     if (empty) {
       yield* Effect.logInfo(`seeding the ${network} demo chain into ${location} (first start)`);
       const started = Date.now();
-      const counts = yield* seedDemoChainPglite(db, { network, scale: 1 }).pipe(
+      const seeded = yield* seedDemoChainPglite(db, { network, scale: 1 }).pipe(
         Effect.mapError((e) => new ChainDatabaseError(`${network} demo chain seeding failed: ${e.message}`)),
       );
       yield* Effect.logInfo(`seeded the ${network} demo chain in ${Date.now() - started} ms`).pipe(
-        Effect.annotateLogs({ network, rows: counts }),
+        Effect.annotateLogs({
+          network,
+          tipBlockNo: seeded.tipBlockNo,
+          rows: Object.values(seeded.counts).reduce((sum, n) => sum + n, 0),
+        }),
       );
     }
     const sql = yield* makePgliteSqlClientFrom(db, { readOnly: true });

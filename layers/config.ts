@@ -26,12 +26,15 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, AppConfigShap
 
 const invalid = (name: string, message: string) => ConfigError.InvalidData([name], message);
 
-const url = (name: string, protocols: ReadonlyArray<string>) =>
+/** An optional URL: unset or empty means none (so `REDIS_URL=` switches a feature off). */
+const optionalUrl = (name: string, protocols: ReadonlyArray<string>) =>
   Config.string(name).pipe(
-    Config.mapOrFail((text) => {
+    Config.withDefault(""),
+    Config.mapOrFail((text): Either.Either<Option.Option<string>, ConfigError.ConfigError> => {
+      if (text.trim() === "") return Either.right(Option.none());
       try {
         const u = new URL(text);
-        if (protocols.includes(u.protocol)) return Either.right(text);
+        if (protocols.includes(u.protocol)) return Either.right(Option.some(text));
         return Either.left(invalid(name, `expected a ${protocols.join(" or ")}// URL, got ${u.protocol}//`));
       } catch {
         return Either.left(invalid(name, "expected a URL, got a value that does not parse as one"));
@@ -40,7 +43,7 @@ const url = (name: string, protocols: ReadonlyArray<string>) =>
   );
 
 const secretUrl = (name: string, protocols: ReadonlyArray<string>) =>
-  Config.option(Config.map(url(name, protocols), (text) => Redacted.make(text)));
+  Config.map(optionalUrl(name, protocols), Option.map((text) => Redacted.make(text)));
 const postgresUrl = (name: string) => secretUrl(name, ["postgres:", "postgresql:"]);
 
 const port = Config.string("PORT").pipe(
@@ -92,7 +95,7 @@ const dataDir = Config.string("DATA_DIR").pipe(
 const networkConfig = (prefix: "MAINNET" | "PREPROD"): Config.Config<NetworkConfig> =>
   Config.all({
     databaseUrl: postgresUrl(`${prefix}_DATABASE_URL`),
-    ogmiosUrl: Config.option(url(`${prefix}_OGMIOS_URL`, ["ws:", "wss:"])),
+    ogmiosUrl: optionalUrl(`${prefix}_OGMIOS_URL`, ["ws:", "wss:"]),
   });
 
 export const appConfig: Config.Config<AppConfigShape> = Config.all({

@@ -2,7 +2,8 @@
  * Entry point: read the configuration, build the layers (opening or seeding the databases), serve HTTP, and shut
  * down cleanly on SIGINT/SIGTERM. A bad setting or an unservable database stops the start with one clear line.
  */
-import { Effect, Layer, ManagedRuntime } from "effect";
+import { Effect, Layer, ManagedRuntime, Option } from "effect";
+import { networks } from "@schemas/network.ts";
 import { appConfig, describeConfigError } from "@layers/config.ts";
 import { makeAppLayer } from "@layers/app_layer.ts";
 import { JsonLoggerLive } from "@layers/logger.ts";
@@ -19,6 +20,18 @@ const logger = JsonLoggerLive(settings.logLevel);
 const runtime = ManagedRuntime.make(Layer.provideMerge(makeAppLayer(settings), logger));
 const log = (message: string, annotations: Record<string, unknown> = {}) =>
   Effect.runSync(Effect.logInfo(message).pipe(Effect.annotateLogs(annotations), Effect.provide(logger)));
+
+const embedded = networks.filter((n) => Option.isNone(settings.networks[n].databaseUrl));
+log(
+  `starting on http://${
+    settings.host.includes(":") ? `[${settings.host}]` : settings.host
+  }:${settings.port}` +
+    (embedded.length > 0
+      ? `; ${
+        embedded.join(" and ")
+      } served from a GENERATED DEMO CHAIN in embedded databases under ${settings.dataDir}`
+      : ""),
+);
 
 try {
   await runtime.runPromise(Effect.void);

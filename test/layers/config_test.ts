@@ -23,6 +23,15 @@ Deno.test("config defaults need no environment", async () => {
   assert.ok(Option.isNone(c.redisUrl));
 });
 
+Deno.test("config treats empty URL variables as unset", async () => {
+  const result = await load({ REDIS_URL: "", MAINNET_DATABASE_URL: " ", PREPROD_OGMIOS_URL: "" });
+  assert.equal(result._tag, "Right");
+  if (result._tag !== "Right") return;
+  assert.ok(Option.isNone(result.right.redisUrl));
+  assert.ok(Option.isNone(result.right.networks.mainnet.databaseUrl));
+  assert.ok(Option.isNone(result.right.networks.preprod.ogmiosUrl));
+});
+
 Deno.test("config reads every variable and keeps secrets redacted", async () => {
   const result = await load({
     PORT: "8080",
