@@ -17,6 +17,7 @@ import { seedDemoChainPglite } from "@src/demo_chain/seed.ts";
 import { AppConfig, redactUrl } from "./config.ts";
 import { makePgSqlClient } from "./sql_pg.ts";
 import { makePgliteSqlClientFrom, openPglite } from "./sql_pglite.ts";
+import type { PGlite } from "@electric-sql/pglite";
 
 export interface ChainDatabase {
   readonly network: Network;
@@ -68,31 +69,43 @@ const embeddedChain = (network: Network, dataDir: string) =>
   Effect.gen(function* () {
     const location = join(dataDir, network);
     yield* Effect.promise(() => mkdir(location, { recursive: true }));
-    const db = yield* Effect.acquireRelease(
-      Effect.tryPromise({
-        try: () => openPglite(location),
-        catch: (cause) =>
-          new ChainDatabaseError(`${network} embedded database (${location}): ${String(cause)}`),
-      }),
-      (db) => Effect.promise(() => db.close().catch(() => {})),
-    );
-    const empty = yield* Effect.promise(() =>
-      db.query<{ t: string | null }>("select to_regclass('public.schema_version')::text as t")
-    ).pipe(Effect.map((r) => r.rows[0]?.t == null));
-    if (empty) {
-      yield* Effect.logInfo(`seeding the ${network} demo chain into ${location} (first start)`);
-      const started = Date.now();
-      const seeded = yield* seedDemoChainPglite(db, { network, scale: 1 }).pipe(
-        Effect.mapError((e) => new ChainDatabaseError(`${network} demo chain seeding failed: ${e.message}`)),
-      );
-      yield* Effect.logInfo(`seeded the ${network} demo chain in ${Date.now() - started} ms`).pipe(
-        Effect.annotateLogs({
-          network,
-          tipBlockNo: seeded.tipBlockNo,
-          rows: Object.values(seeded.counts).reduce((sum, n) => sum + n, 0),
+    const open = Effect.tryPromise({
+      try: () => openPglite(location),
+      catch: (cause) =>
+        new ChainDatabaseError(`${network} embedded database (${location}): ${String(cause)}`),
+    });
+    const close = (db: PGlite) => Effect.promise(() => db.close().catch(() => {}));
+    yield* Effect.acquireUseRelease(
+      open,
+      (db) =>
+        Effect.gen(function* () {
+          const [found] = (yield* Effect.promise(() =>
+            db.query<{ t: string | null }>("select to_regclass('public.schema_version')::text as t")
+          )).rows;
+          if (found?.t != null) {
+            return false;
+          }
+          yield* Effect.logInfo(`seeding the ${network} demo chain into ${location} (first start)`);
+          const started = Date.now();
+          const seeded = yield* seedDemoChainPglite(db, { network, scale: 1 }).pipe(
+            Effect.mapError((e) =>
+              new ChainDatabaseError(`${network} demo chain seeding failed: ${e.message}`)
+            ),
+          );
+          yield* Effect.logInfo(`seeded the ${network} demo chain in ${Date.now() - started} ms`).pipe(
+            Effect.annotateLogs({
+              network,
+              tipBlockNo: seeded.tipBlockNo,
+              rows: Object.values(seeded.counts).reduce((sum, n) =>
+                sum + n, 0),
+            }),
+          );
+          return true;
         }),
-      );
-    }
+      // seeding grows the wasm heap, which never shrinks: serve from a fresh instance instead
+      close,
+    );
+    const db = yield* Effect.acquireRelease(open, close);
     const sql = yield* makePgliteSqlClientFrom(db, { readOnly: true });
     const dbSync = yield* detectDbSync(sql);
     const demoChain = yield* isDemoChain(sql);
