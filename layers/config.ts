@@ -20,6 +20,17 @@ export interface AppConfigShape {
   readonly serviceDatabaseUrl: Option.Option<Redacted.Redacted<string>>;
   readonly redisUrl: Option.Option<Redacted.Redacted<string>>;
   readonly logLevel: LogLevel.LogLevel;
+  /** The `<PREFIX>` of new API keys. */
+  readonly apiKeyPrefix: string;
+  readonly limits: Limits;
+}
+
+/** Per-key limits (spec: Limits). 0 means no limit. */
+export interface Limits {
+  readonly ratePerSecond: Readonly<Record<"FREE" | "PAID", number>>;
+  readonly graphqlPerSecond: Readonly<Record<"FREE" | "PAID", number>>;
+  readonly dailyRequests: Readonly<Record<"FREE" | "PAID", number>>;
+  readonly submissionsPerHour: Readonly<Record<"FREE" | "PAID", number>>;
 }
 
 export class AppConfig extends Context.Tag("AppConfig")<AppConfig, AppConfigShape>() {}
@@ -98,6 +109,43 @@ const networkConfig = (prefix: "MAINNET" | "PREPROD"): Config.Config<NetworkConf
     ogmiosUrl: optionalUrl(`${prefix}_OGMIOS_URL`, ["ws:", "wss:"]),
   });
 
+const count = (name: string, fallback: number) =>
+  Config.string(name).pipe(
+    Config.withDefault(String(fallback)),
+    Config.mapOrFail((text) =>
+      /^\d+$/.test(text) && Number(text) <= 1e9
+        ? Either.right(Number(text))
+        : Either.left(invalid(name, `expected a whole number (0 = no limit), got "${text}"`))
+    ),
+  );
+
+const apiKeyPrefix = Config.string("API_KEY_PREFIX").pipe(
+  Config.withDefault("cds"),
+  Config.mapOrFail((text) =>
+    /^[A-Za-z0-9]{1,12}$/.test(text)
+      ? Either.right(text)
+      : Either.left(invalid("API_KEY_PREFIX", `expected 1 to 12 letters or digits, got "${text}"`))
+  ),
+);
+
+/**
+ * The spec's limits as defaults. GraphQL: the spec gives 100/500 req/s in the endpoint table and 10/100 in its
+ * GraphQL guide; we default to the guide's 10/100 (a GraphQL request can cost as much as dozens of REST calls) and
+ * count GraphQL requests against the general rate as well.
+ */
+const limits: Config.Config<Limits> = Config.all({
+  ratePerSecond: Config.all({ FREE: count("RATE_LIMIT_FREE", 100), PAID: count("RATE_LIMIT_PAID", 500) }),
+  graphqlPerSecond: Config.all({
+    FREE: count("GRAPHQL_RATE_FREE", 10),
+    PAID: count("GRAPHQL_RATE_PAID", 100),
+  }),
+  dailyRequests: Config.all({ FREE: count("DAILY_QUOTA_FREE", 100_000), PAID: count("DAILY_QUOTA_PAID", 0) }),
+  submissionsPerHour: Config.all({
+    FREE: count("SUBMISSIONS_PER_HOUR_FREE", 10),
+    PAID: count("SUBMISSIONS_PER_HOUR_PAID", 0),
+  }),
+});
+
 export const appConfig: Config.Config<AppConfigShape> = Config.all({
   port,
   host,
@@ -106,6 +154,8 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
   serviceDatabaseUrl: postgresUrl("SERVICE_DATABASE_URL"),
   redisUrl: secretUrl("REDIS_URL", ["redis:", "rediss:"]),
   logLevel,
+  apiKeyPrefix,
+  limits,
 });
 
 /** Renders a ConfigError as one line per failing variable: `PORT: expected an integer ...`. */

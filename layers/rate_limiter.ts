@@ -1,0 +1,218 @@
+/**
+ * `RateLimiter`: per-key budgets (spec: Limits). A request spends one unit of its tier's per-second rate and of
+ * its daily quota; GraphQL also spends its own per-second rate; a submission also spends the hourly submission
+ * budget (a sliding hour). Two implementations: in memory (one instance) and Redis (instances share budgets).
+ * Windows are aligned to wall-clock seconds and UTC days, so every instance agrees on them.
+ */
+import { Clock, Context, Data, Effect, Layer } from "effect";
+import type { Redis } from "ioredis";
+import type { Limits } from "./config.ts";
+import type { Tier } from "./key_store.ts";
+
+export type Spend = "request" | "graphql" | "submission";
+
+export interface LimitDecision {
+  readonly allowed: boolean;
+  /** Which budget refused, when one did. */
+  readonly exceeded?: "rate" | "graphql" | "daily" | "submissions";
+  /** The per-second rate and what is left of it in this second (for X-RateLimit-* headers). */
+  readonly limit: number;
+  readonly remaining: number;
+  /** Milliseconds until the refusing budget (or, when allowed, the current second) resets. */
+  readonly resetMs: number;
+}
+
+export class RateLimiterUnavailable
+  extends Data.TaggedError("RateLimiterUnavailable")<{ readonly message: string }> {}
+
+export interface RateLimiterShape {
+  readonly consume: (
+    keyId: number,
+    tier: Tier,
+    spend: Spend,
+  ) => Effect.Effect<LimitDecision, RateLimiterUnavailable>;
+}
+
+export class RateLimiter extends Context.Tag("RateLimiter")<RateLimiter, RateLimiterShape>() {}
+
+const dayMs = 86_400_000;
+const hourMs = 3_600_000;
+
+/** The counts one spend produced; both implementations turn them into a decision the same way. */
+interface Counts {
+  readonly rate: number;
+  readonly graphql: number;
+  readonly daily: number;
+  /** Submissions in the last hour before this one, and when the oldest of them leaves the window. */
+  readonly submissions: number;
+  readonly submissionResetMs: number;
+  readonly now: number;
+}
+
+const decide = (limits: Limits, tier: Tier, c: Counts): LimitDecision => {
+  const rate = limits.ratePerSecond[tier];
+  const secondLeft = 1000 - (c.now % 1000);
+  const base = { limit: rate, remaining: rate > 0 ? Math.max(0, rate - c.rate) : Number.MAX_SAFE_INTEGER };
+  if (rate > 0 && c.rate > rate) return { ...base, allowed: false, exceeded: "rate", resetMs: secondLeft };
+  const graphql = limits.graphqlPerSecond[tier];
+  if (graphql > 0 && c.graphql > graphql) {
+    return { ...base, allowed: false, exceeded: "graphql", resetMs: secondLeft };
+  }
+  const daily = limits.dailyRequests[tier];
+  if (daily > 0 && c.daily > daily) {
+    return { ...base, allowed: false, exceeded: "daily", resetMs: dayMs - (c.now % dayMs) };
+  }
+  const submissions = limits.submissionsPerHour[tier];
+  if (submissions > 0 && c.submissions >= submissions) {
+    return { ...base, allowed: false, exceeded: "submissions", resetMs: c.submissionResetMs };
+  }
+  return { ...base, allowed: true, resetMs: secondLeft };
+};
+
+/** One instance's budgets, in maps keyed by API key id. */
+export const makeMemoryRateLimiter = (limits: Limits): RateLimiterShape => {
+  const seconds = new Map<string, { second: number; count: number }>();
+  const days = new Map<number, { day: number; count: number }>();
+  const submissions = new Map<number, Array<number>>();
+  const tick = (key: string, second: number) => {
+    const w = seconds.get(key);
+    if (w && w.second === second) return ++w.count;
+    seconds.set(key, { second, count: 1 });
+    return 1;
+  };
+  return {
+    consume: (keyId, tier, spend) =>
+      Effect.map(Clock.currentTimeMillis, (now) => {
+        const second = Math.floor(now / 1000);
+        const day = Math.floor(now / dayMs);
+        const rate = tick(`${keyId}`, second);
+        const graphql = spend === "graphql" ? tick(`${keyId}:graphql`, second) : 0;
+        let daily = 0;
+        if (limits.dailyRequests[tier] > 0) {
+          const d = days.get(keyId);
+          if (d && d.day === day) daily = ++d.count;
+          else days.set(keyId, { day, count: daily = 1 });
+        }
+        let recent: Array<number> = [];
+        if (spend === "submission") {
+          recent = (submissions.get(keyId) ?? []).filter((t) => t > now - hourMs);
+          submissions.set(keyId, recent);
+        }
+        const decision = decide(limits, tier, {
+          rate,
+          graphql,
+          daily,
+          submissions: recent.length,
+          submissionResetMs: recent.length > 0 ? recent[0]! + hourMs - now : 0,
+          now,
+        });
+        if (spend === "submission" && decision.allowed) recent.push(now);
+        return decision;
+      }),
+  };
+};
+
+/**
+ * One round trip per spend: a Lua script bumps the second, GraphQL and day counters (keys carry the window, so
+ * they expire on their own) and, for submissions, keeps a sorted set of the last hour's submission times.
+ */
+const spendScript = `
+local rate = redis.call('INCR', KEYS[1])
+if rate == 1 then redis.call('PEXPIRE', KEYS[1], 2000) end
+local graphql = 0
+if ARGV[1] == '1' then
+  graphql = redis.call('INCR', KEYS[2])
+  if graphql == 1 then redis.call('PEXPIRE', KEYS[2], 2000) end
+end
+local daily = 0
+if ARGV[2] == '1' then
+  daily = redis.call('INCR', KEYS[3])
+  if daily == 1 then redis.call('PEXPIRE', KEYS[3], 90000000) end
+end
+local subs = 0
+local oldest = 0
+if ARGV[3] == '1' then
+  local now = tonumber(ARGV[4])
+  redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now - 3600000)
+  subs = redis.call('ZCARD', KEYS[4])
+  local limit = tonumber(ARGV[5])
+  if limit == 0 or subs < limit then
+    redis.call('ZADD', KEYS[4], now, ARGV[6])
+    redis.call('PEXPIRE', KEYS[4], 3600000)
+  end
+  local first = redis.call('ZRANGE', KEYS[4], 0, 0, 'WITHSCORES')
+  if first[2] then oldest = tonumber(first[2]) end
+end
+return {rate, graphql, daily, subs, oldest}`;
+
+export const makeRedisRateLimiter = (redis: Redis, limits: Limits, prefix = "cds:rl"): RateLimiterShape => ({
+  consume: (keyId, tier, spend) =>
+    Effect.flatMap(Clock.currentTimeMillis, (now) =>
+      Effect.tryPromise({
+        try: async () => {
+          const second = Math.floor(now / 1000);
+          const day = Math.floor(now / dayMs);
+          const [rate, graphql, daily, subs, oldest] = (await redis.eval(
+            spendScript,
+            4,
+            `${prefix}:${keyId}:s:${second}`,
+            `${prefix}:${keyId}:g:${second}`,
+            `${prefix}:${keyId}:d:${day}`,
+            `${prefix}:${keyId}:sub`,
+            spend === "graphql" ? "1" : "0",
+            limits.dailyRequests[tier] > 0 ? "1" : "0",
+            spend === "submission" ? "1" : "0",
+            String(now),
+            String(limits.submissionsPerHour[tier]),
+            `${now}:${crypto.randomUUID()}`,
+          )) as [number, number, number, number, number];
+          return decide(limits, tier, {
+            rate,
+            graphql,
+            daily,
+            submissions: subs,
+            submissionResetMs: oldest > 0 ? oldest + hourMs - now : 0,
+            now,
+          });
+        },
+        catch: (cause) =>
+          new RateLimiterUnavailable({
+            message: `Redis: ${cause instanceof Error ? cause.message : String(cause)}`,
+          }),
+      })),
+});
+
+export const RateLimiterMemory = (limits: Limits): Layer.Layer<RateLimiter> =>
+  Layer.succeed(RateLimiter, makeMemoryRateLimiter(limits));
+
+export const RateLimiterRedis = (
+  url: string,
+  limits: Limits,
+): Layer.Layer<RateLimiter, RateLimiterUnavailable> =>
+  Layer.scoped(
+    RateLimiter,
+    Effect.gen(function* () {
+      const { Redis } = yield* Effect.promise(() => import("ioredis"));
+      const redis = yield* Effect.acquireRelease(
+        Effect.tryPromise({
+          try: async () => {
+            const client = new Redis(url, {
+              lazyConnect: true,
+              maxRetriesPerRequest: 1,
+              enableOfflineQueue: false,
+            });
+            client.on("error", () => {});
+            await client.connect();
+            await client.ping();
+            return client;
+          },
+          catch: (cause) =>
+            new RateLimiterUnavailable({
+              message: `cannot connect to Redis: ${cause instanceof Error ? cause.message : String(cause)}`,
+            }),
+        }),
+        (client) => Effect.promise(() => client.quit().catch(() => client.disconnect())),
+      );
+      return makeRedisRateLimiter(redis, limits);
+    }),
+  );

@@ -1,0 +1,172 @@
+/**
+ * Both limiter implementations enforce the same budgets: per-second rate, GraphQL rate, UTC-day quota and the
+ * sliding hour of submissions. Time is driven with TestClock. With REDIS_URL, two Redis-backed limiters (as two
+ * service instances would have) share one budget.
+ */
+import assert from "node:assert/strict";
+import { Effect, Layer, TestClock, TestContext } from "effect";
+import { Redis } from "ioredis";
+import type { Limits } from "@layers/config.ts";
+import {
+  type LimitDecision,
+  makeMemoryRateLimiter,
+  makeRedisRateLimiter,
+  type RateLimiterShape,
+  type Spend,
+} from "@layers/rate_limiter.ts";
+
+const redisUrl = Deno.env.get("REDIS_URL") || undefined;
+const limits: Limits = {
+  ratePerSecond: { FREE: 5, PAID: 20 },
+  graphqlPerSecond: { FREE: 2, PAID: 10 },
+  dailyRequests: { FREE: 12, PAID: 0 },
+  submissionsPerHour: { FREE: 3, PAID: 0 },
+};
+const start = Date.UTC(2026, 10, 22, 23, 59, 50);
+
+type Step = (f: (l: RateLimiterShape) => Effect.Effect<void, unknown>) => Promise<void>;
+
+/** Runs a scenario against fresh limiters of one kind under a TestClock set to `start`. */
+const scenarios = (
+  name: string,
+  make: () => Promise<{ a: RateLimiterShape; b: RateLimiterShape; close: () => Promise<void> }>,
+  ignore = false,
+) => {
+  const run = async (f: (a: RateLimiterShape, b: RateLimiterShape) => Effect.Effect<void, unknown>) => {
+    const { a, b, close } = await make();
+    try {
+      await Effect.runPromise(
+        Effect.gen(function* () {
+          yield* TestClock.setTime(start);
+          yield* f(a, b);
+        }).pipe(Effect.provide(Layer.mergeAll(TestContext.TestContext))),
+      );
+    } finally {
+      await close();
+    }
+  };
+  /** Key 1 is on FREE, key 2 on PAID. */
+  const spend = (l: RateLimiterShape, n: number, tier: "FREE" | "PAID", what: Spend) =>
+    Effect.forEach(Array.from({ length: n }), () => l.consume(tier === "FREE" ? 1 : 2, tier, what));
+
+  Deno.test({
+    name: `${name}: the per-second rate refuses the request past the limit until the next second`,
+    ignore,
+    fn: () =>
+      run((l) =>
+        Effect.gen(function* () {
+          const first = yield* spend(l, 5, "FREE", "request");
+          assert.ok(first.every((d) => d.allowed));
+          assert.deepEqual(first.map((d) => d.remaining), [4, 3, 2, 1, 0]);
+          const over = yield* l.consume(1, "FREE", "request");
+          assert.equal(over.allowed, false);
+          assert.equal(over.exceeded, "rate");
+          assert.equal(over.limit, 5);
+          assert.ok(over.resetMs > 0 && over.resetMs <= 1000);
+          yield* TestClock.adjust("1 second");
+          assert.equal((yield* l.consume(1, "FREE", "request")).allowed, true);
+          const paid = yield* spend(l, 20, "PAID", "request");
+          assert.ok(paid.every((d: LimitDecision) => d.allowed), "another key has its own budget");
+        })
+      ),
+  });
+
+  Deno.test({
+    name: `${name}: GraphQL has its own, lower rate`,
+    ignore,
+    fn: () =>
+      run((l) =>
+        Effect.gen(function* () {
+          const decisions = yield* spend(l, 3, "FREE", "graphql");
+          assert.deepEqual(decisions.map((d) => d.allowed), [true, true, false]);
+          assert.equal(decisions[2]!.exceeded, "graphql");
+        })
+      ),
+  });
+
+  Deno.test({
+    name: `${name}: the daily quota ends at the UTC day, PAID has none`,
+    ignore,
+    fn: () =>
+      run((l) =>
+        Effect.gen(function* () {
+          for (let i = 0; i < 12; i++) {
+            assert.equal((yield* l.consume(1, "FREE", "request")).allowed, true, `request ${i + 1}`);
+            yield* TestClock.adjust("300 millis");
+          }
+          const over = yield* l.consume(1, "FREE", "request");
+          assert.equal(over.exceeded, "daily");
+          assert.ok(
+            over.resetMs > 0 && over.resetMs <= 10_000,
+            `resets at midnight UTC, in ${over.resetMs} ms`,
+          );
+          yield* TestClock.adjust(over.resetMs);
+          assert.equal((yield* l.consume(1, "FREE", "request")).allowed, true, "a new UTC day");
+          for (let i = 0; i < 3; i++) {
+            assert.ok(
+              (yield* spend(l, 10, "PAID", "request")).every((d) => d.allowed),
+              "PAID has no daily quota",
+            );
+            yield* TestClock.adjust("1 second");
+          }
+        })
+      ),
+  });
+
+  Deno.test({
+    name: `${name}: submissions are limited over a sliding hour`,
+    ignore,
+    fn: () =>
+      run((l) =>
+        Effect.gen(function* () {
+          for (let i = 0; i < 3; i++) {
+            assert.equal((yield* l.consume(1, "FREE", "submission")).allowed, true);
+            yield* TestClock.adjust("10 minutes");
+          }
+          const over = yield* l.consume(1, "FREE", "submission");
+          assert.equal(over.exceeded, "submissions");
+          assert.equal(over.resetMs, 30 * 60_000, "the first submission leaves the window in 30 minutes");
+          yield* TestClock.adjust("30 minutes");
+          assert.equal((yield* l.consume(1, "FREE", "submission")).allowed, true);
+          const paid = yield* spend(l, 10, "PAID", "submission");
+          assert.ok(paid.every((d) => d.allowed));
+        })
+      ),
+  });
+
+  Deno.test({
+    name: `${name}: two limiters over the same store share one budget`,
+    ignore: ignore || name === "memory",
+    fn: () =>
+      run((a, b) =>
+        Effect.gen(function* () {
+          const decisions = [];
+          for (let i = 0; i < 6; i++) {
+            decisions.push(yield* (i % 2 === 0 ? a : b).consume(1, "FREE", "request"));
+          }
+          assert.deepEqual(decisions.map((d) => d.allowed), [true, true, true, true, true, false]);
+        })
+      ),
+  });
+};
+
+scenarios("memory", () => {
+  const l = makeMemoryRateLimiter(limits);
+  return Promise.resolve({ a: l, b: l, close: () => Promise.resolve() });
+});
+
+scenarios("redis", async () => {
+  const prefix = `cds:test:${crypto.randomUUID()}`;
+  const ra = new Redis(redisUrl!);
+  const rb = new Redis(redisUrl!);
+  return {
+    a: makeRedisRateLimiter(ra, limits, prefix),
+    b: makeRedisRateLimiter(rb, limits, prefix),
+    close: async () => {
+      const keys = await ra.keys(`${prefix}:*`);
+      if (keys.length > 0) await ra.del(...keys);
+      ra.disconnect();
+      rb.disconnect();
+    },
+  };
+}, !redisUrl);
