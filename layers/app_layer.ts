@@ -1,19 +1,29 @@
 /**
  * The only composition root: every infrastructure layer is assembled here, chosen by configuration (PostgreSQL
- * where a URL is set, embedded PGlite otherwise). Programs name only the Tags.
+ * where a URL is set, embedded PGlite otherwise; Redis for shared rate limits when REDIS_URL is set, memory
+ * otherwise). Programs name only the Tags.
  */
-import { Layer } from "effect";
+import { Layer, Option, Redacted } from "effect";
+import { AccessLive } from "./access.ts";
 import { AppConfig, type AppConfigShape } from "./config.ts";
 import { ChainDatabasesLive } from "./chain_db.ts";
 import { ChainClockLive } from "./chain_clock.ts";
+import { KeyStoreLive } from "./key_store.ts";
+import { RateLimiterMemory, RateLimiterRedis } from "./rate_limiter.ts";
 import { ServiceDatabaseLive } from "./service_db.ts";
+import { UsageLive } from "./usage.ts";
 
 export const makeAppLayer = (config: AppConfigShape) => {
   const configLayer = Layer.succeed(AppConfig, config);
   const chains = ChainDatabasesLive.pipe(Layer.provide(configLayer));
-  return Layer.mergeAll(
-    chains,
-    ChainClockLive.pipe(Layer.provide(chains)),
-    ServiceDatabaseLive.pipe(Layer.provide(configLayer)),
+  const serviceDb = ServiceDatabaseLive.pipe(Layer.provide(configLayer));
+  const limiter = Option.match(config.redisUrl, {
+    onNone: () => RateLimiterMemory(config.limits),
+    onSome: (url) => RateLimiterRedis(Redacted.value(url), config.limits),
+  });
+  const access = AccessLive.pipe(
+    Layer.provide(Layer.mergeAll(KeyStoreLive(config.apiKeyPrefix), UsageLive, limiter)),
+    Layer.provide(serviceDb),
   );
+  return Layer.mergeAll(configLayer, chains, ChainClockLive.pipe(Layer.provide(chains)), serviceDb, access);
 };

@@ -1,17 +1,18 @@
 /**
  * `ServiceDatabase`: the service's own read-write database (API keys, usage), PostgreSQL when
- * `SERVICE_DATABASE_URL` is set, else embedded PGlite under `DATA_DIR/service`. Migrations in
+ * `SERVICE_DATABASE_URL` is set, else embedded PGlite under `DATA_DIR/service` (served on a Unix socket there,
+ * so the keys CLI can reach it while the service runs: embedded_service_db.ts). Migrations in
  * `schemas/db/service/NNNN_*.sql` are applied at start, each in its own transaction, in order, once.
  */
 import * as Reactivity from "@effect/experimental/Reactivity";
 import type { SqlClient } from "@effect/sql/SqlClient";
 import type { SqlError } from "@effect/sql/SqlError";
 import { Context, Effect, Layer, Option, Redacted } from "effect";
-import { mkdir, readdir, readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { AppConfig, redactUrl } from "./config.ts";
 import { makePgSqlClient } from "./sql_pg.ts";
-import { makePgliteSqlClient } from "./sql_pglite.ts";
+import { openAndServe } from "./embedded_service_db.ts";
 
 export interface ServiceDatabaseShape {
   readonly sql: SqlClient;
@@ -79,8 +80,7 @@ const open = Effect.gen(function* () {
     return { sql, backend: "postgres", location: redactUrl(url) } satisfies ServiceDatabaseShape;
   }
   const location = join(config.dataDir, "service");
-  yield* Effect.promise(() => mkdir(location, { recursive: true }));
-  const { sql } = yield* makePgliteSqlClient({ dataDir: location });
+  const sql = yield* openAndServe(location);
   return { sql, backend: "pglite", location } satisfies ServiceDatabaseShape;
 });
 

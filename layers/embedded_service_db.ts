@@ -1,0 +1,91 @@
+/**
+ * The embedded service database: one PGlite under `DATA_DIR/service`, which only one process may open. The
+ * process that opens it (the running service, or the keys CLI when no service runs) holds `.lock` and serves the
+ * database over a Unix socket (`.s.PGSQL.5432`, a real PostgreSQL protocol endpoint), and every client, itself
+ * included, connects through that socket. The socket server keeps transactions of different connections apart,
+ * which direct in-process calls would not.
+ */
+import * as Reactivity from "@effect/experimental/Reactivity";
+import type { SqlClient } from "@effect/sql/SqlClient";
+import { SqlError } from "@effect/sql/SqlError";
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { Effect, type Scope } from "effect";
+import { mkdir, rm, stat } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { makePgSqlClient } from "./sql_pg.ts";
+import { openPglite } from "./sql_pglite.ts";
+
+export const socketFile = ".s.PGSQL.5432";
+
+/** node-postgres reaches a Unix socket through the directory holding it (`host` starting with `/`). */
+export const socketUrl = (directory: string): string =>
+  `postgres://postgres@localhost/postgres?host=${encodeURIComponent(resolve(directory))}`;
+
+const fail = (message: string) => (cause: unknown) =>
+  new SqlError({ cause, message: `${message}: ${cause instanceof Error ? cause.message : String(cause)}` });
+
+/** Connects to the socket of a process already serving the directory, if there is one. */
+export const connectToRunning = (
+  directory: string,
+): Effect.Effect<SqlClient, SqlError, Scope.Scope | Reactivity.Reactivity> =>
+  Effect.gen(function* () {
+    yield* Effect.tryPromise({ try: () => stat(join(directory, socketFile)), catch: fail("no socket") });
+    return yield* makePgSqlClient({ url: socketUrl(directory), maxConnections: 2 });
+  });
+
+/**
+ * Opens the directory: takes the lock (waiting while another opener, such as a CLI, briefly holds it), opens
+ * PGlite, serves it on the socket, and connects to it. Everything is undone when the scope closes.
+ */
+export const openAndServe = (
+  directory: string,
+): Effect.Effect<SqlClient, SqlError, Scope.Scope | Reactivity.Reactivity> =>
+  Effect.gen(function* () {
+    yield* Effect.tryPromise({
+      try: () => mkdir(directory, { recursive: true }),
+      catch: fail("cannot create"),
+    });
+    yield* Effect.acquireRelease(
+      Effect.tryPromise({
+        try: async () => {
+          const file = await Deno.open(join(directory, ".lock"), { create: true, write: true });
+          await file.lock(true);
+          return file;
+        },
+        catch: fail(`cannot lock ${directory}`),
+      }),
+      (file) =>
+        Effect.promise(async () => {
+          await file.unlock().catch(() => {});
+          file.close();
+        }),
+    );
+    const db = yield* Effect.acquireRelease(
+      Effect.tryPromise({ try: () => openPglite(directory), catch: fail(`cannot open ${directory}`) }),
+      (db) => Effect.promise(() => db.close().catch(() => {})),
+    );
+    // a socket file left by a process that died: we hold the lock, so nobody serves it
+    yield* Effect.promise(() => rm(join(directory, socketFile), { force: true }));
+    yield* Effect.acquireRelease(
+      Effect.tryPromise({
+        try: async () => {
+          const server = new PGLiteSocketServer({ db, path: join(directory, socketFile), maxConnections: 8 });
+          await server.start();
+          return server;
+        },
+        catch: fail(`cannot serve ${directory}`),
+      }),
+      (server) => Effect.promise(() => server.stop().catch(() => {})),
+    );
+    return yield* makePgSqlClient({ url: socketUrl(directory), maxConnections: 4 });
+  });
+
+/** For tools: the running process's socket when there is one, else open the directory ourselves. */
+export const connectOrOpen = (
+  directory: string,
+): Effect.Effect<{ readonly sql: SqlClient; readonly via: "socket" | "direct" }, SqlError, Scope.Scope> =>
+  Effect.gen(function* () {
+    const running = yield* Effect.either(connectToRunning(directory));
+    if (running._tag === "Right") return { sql: running.right, via: "socket" as const };
+    return { sql: yield* openAndServe(directory), via: "direct" as const };
+  }).pipe(Effect.provide(Reactivity.layer));

@@ -1,0 +1,188 @@
+/**
+ * `npm run keys -- <command>`: API keys for operators (the spec's dashboard actions). Works on
+ * SERVICE_DATABASE_URL, or on the embedded service database under DATA_DIR, through the running service's socket
+ * when it runs (changes apply within a second) and directly when it does not.
+ *
+ *   create --tier free|paid --name NAME [--expires ISO-8601] [--account NAME]   prints the key on its last line
+ *   list | revoke ID | deactivate ID | activate ID | rename ID NAME | rotate ID | usage [ID]
+ */
+import { parseArgs } from "node:util";
+import type { SqlClient } from "@effect/sql/SqlClient";
+import { Cause, Effect, Exit, Logger, Option, Redacted, Scope } from "effect";
+import * as Reactivity from "@effect/experimental/Reactivity";
+import { appConfig, describeConfigError } from "@layers/config.ts";
+import { connectOrOpen } from "@layers/embedded_service_db.ts";
+import { type KeyRecord, type KeyStatus, makeKeyStore } from "@layers/key_store.ts";
+import { loadMigrations, migrate } from "@layers/service_db.ts";
+import { makePgSqlClient } from "@layers/sql_pg.ts";
+
+const usage = `usage: npm run keys -- <command>
+  create --tier free|paid --name NAME [--expires ISO-8601] [--account NAME]
+  list
+  revoke ID | deactivate ID | activate ID
+  rename ID NEW-NAME
+  rotate ID
+  usage [ID]`;
+
+/** A mistake in what the operator asked for: exit code 2, with the usage when the command itself is wrong. */
+class CliError extends Error {
+  constructor(message: string, readonly showUsage = false) {
+    super(message);
+  }
+}
+const fail = (message: string, showUsage = false): never => {
+  throw new CliError(message, showUsage);
+};
+
+const idOf = (text: string | undefined): number => {
+  if (!text || !/^\d+$/.test(text)) {
+    return fail(`expected a key id (see "list"), got ${JSON.stringify(text ?? "")}`);
+  }
+  return Number(text);
+};
+
+const row = (k: KeyRecord) =>
+  [
+    String(k.id).padStart(4),
+    k.tier.padEnd(4),
+    k.status.padEnd(8),
+    k.hint.padEnd(10),
+    k.createdAt.toISOString().slice(0, 19) + "Z",
+    (k.expiresAt ? k.expiresAt.toISOString().slice(0, 19) + "Z" : "never").padEnd(20),
+    `${k.account}/${k.name}`,
+  ].join("  ");
+
+const header = "  id  tier  status    hint        created               expires               account/name";
+
+const run = (sql: SqlClient, prefix: string, args: Array<string>) =>
+  Effect.gen(function* () {
+    const store = makeKeyStore(sql, prefix);
+    const [command, ...rest] = args;
+    const setStatus = (status: KeyStatus) =>
+      Effect.gen(function* () {
+        const id = idOf(rest[0]);
+        if (!(yield* store.setStatus(id, status))) fail(`no key with id ${id}`);
+        return `key ${id} is now ${status}`;
+      });
+    switch (command) {
+      case "create": {
+        const { values } = (() => {
+          try {
+            return parseArgs({
+              args: rest,
+              options: {
+                tier: { type: "string" },
+                name: { type: "string" },
+                expires: { type: "string" },
+                account: { type: "string" },
+              },
+              strict: true,
+            });
+          } catch (error) {
+            return fail(error instanceof Error ? error.message : String(error), true);
+          }
+        })();
+        const tier = values.tier?.toUpperCase();
+        if (tier !== "FREE" && tier !== "PAID") {
+          fail(`--tier must be free or paid, got ${JSON.stringify(values.tier)}`);
+        }
+        const name = values.name?.trim() ?? "";
+        if (name === "" || name.length > 100) fail("--name is required (1 to 100 characters)");
+        let expiresAt: Date | null = null;
+        if (values.expires !== undefined) {
+          expiresAt = new Date(values.expires);
+          if (Number.isNaN(expiresAt.getTime())) {
+            fail(`--expires must be an ISO-8601 date-time, got ${values.expires}`);
+          }
+        }
+        const { key, record } = yield* store.create({
+          name,
+          tier: tier as "FREE" | "PAID",
+          account: values.account,
+          expiresAt,
+        });
+        return [
+          header,
+          row(record),
+          "Store this key now: it is shown once and only its hash is kept.",
+          key,
+        ].join("\n");
+      }
+      case "list":
+        return [header, ...(yield* store.list).map(row)].join("\n");
+      case "revoke":
+        return yield* setStatus("revoked");
+      case "deactivate":
+        return yield* setStatus("inactive");
+      case "activate":
+        return yield* setStatus("active");
+      case "rename": {
+        const id = idOf(rest[0]);
+        const name = rest.slice(1).join(" ").trim();
+        if (name === "" || name.length > 100) fail("rename needs a new name (1 to 100 characters)");
+        if (!(yield* store.rename(id, name))) fail(`no key with id ${id}`);
+        return `key ${id} renamed to ${name}`;
+      }
+      case "rotate": {
+        const id = idOf(rest[0]);
+        const key = yield* store.rotate(id);
+        if (Option.isNone(key)) return fail(`no key with id ${id}`);
+        return [`key ${id} rotated: the old secret no longer works`, key.value].join("\n");
+      }
+      case "usage": {
+        const id = rest[0] === undefined ? null : idOf(rest[0]);
+        const daily = yield* sql<{ id: string; day: string; family: string; requests: string }>`
+          select key_id::text as id, day::text as day, family, requests::text as requests from cds.usage_daily
+          where (${id}::bigint is null or key_id = ${id}) and day > current_date - 30
+          order by day desc, key_id, family`;
+        const subs = yield* sql<{ id: string; n: string }>`
+          select key_id::text as id, count(*)::text as n from cds.submission
+          where (${id}::bigint is null or key_id = ${id}) and at > now() - interval '1 hour' group by key_id`;
+        return [
+          "requests per UTC day and endpoint family (last 30 days):",
+          "  key  day         family    requests",
+          ...daily.map((d) => `${d.id.padStart(5)}  ${d.day}  ${d.family.padEnd(8)}  ${d.requests}`),
+          "transaction submissions in the last hour:",
+          ...(subs.length > 0 ? subs.map((s) => `  key ${s.id}: ${s.n}`) : ["  none"]),
+        ].join("\n");
+      }
+      default:
+        return fail(
+          command === undefined ? "a command is required" : `unknown command ${JSON.stringify(command)}`,
+          true,
+        );
+    }
+  });
+
+const config = await Effect.runPromise(Effect.either(appConfig));
+if (config._tag === "Left") {
+  console.error(`keys: invalid configuration: ${describeConfigError(config.left)}`);
+  Deno.exit(2);
+}
+const settings = config.right;
+const scope = Effect.runSync(Scope.make());
+let code = 0;
+try {
+  const sql = await Effect.runPromise(
+    Option.match(settings.serviceDatabaseUrl, {
+      onSome: (url) => makePgSqlClient({ url: Redacted.value(url), maxConnections: 2 }),
+      onNone: () => Effect.map(connectOrOpen(`${settings.dataDir}/service`), (c) => c.sql),
+    }).pipe(Scope.extend(scope), Effect.provide(Reactivity.layer)),
+  );
+  await Effect.runPromise(
+    migrate(sql, await Effect.runPromise(loadMigrations())).pipe(Effect.provide(
+      // migrations log what they apply; the CLI's own output is plain text
+      Effect.succeed(undefined).pipe(() => Reactivity.layer),
+    )),
+  );
+  const exit = await Effect.runPromiseExit(run(sql, settings.apiKeyPrefix, Deno.args));
+  if (Exit.isFailure(exit)) throw Cause.squash(exit.cause);
+  console.log(exit.value);
+} catch (error) {
+  console.error(`keys: ${error instanceof Error ? error.message : String(error)}`);
+  if (error instanceof CliError && error.showUsage) console.error(usage);
+  code = error instanceof CliError ? 2 : 1;
+} finally {
+  await Effect.runPromise(Scope.close(scope, Exit.void)).catch(() => {});
+}
+Deno.exit(code);
