@@ -1,0 +1,87 @@
+/**
+ * A complete environment for running the service in tests: chain databases holding the demo chain and a service
+ * database. On PGlite, a data directory seeded once per test run (then copied for each service, ~1 s) so tests
+ * need not seed on every start; with TEST_DATABASE_URL, fresh PostgreSQL databases. REDIS_URL, when set, is
+ * passed through so the Redis limiter is exercised.
+ */
+import { Effect } from "effect";
+import { join } from "node:path";
+import { seedDemoChainPglite } from "@src/demo_chain/seed.ts";
+import { openPglite } from "@layers/sql_pglite.ts";
+import { createTestChain, type TestChain } from "./demo_chain.ts";
+import { createTestDatabase, type TestDatabase, testDatabaseUrl } from "./databases.ts";
+
+export const redisUrl: string | undefined = Deno.env.get("REDIS_URL") || undefined;
+
+let template: Promise<string> | undefined;
+
+/** A data directory with both demo chains already seeded (built once per test process). */
+const seededTemplate = (): Promise<string> =>
+  template ??= (async () => {
+    const dir = await Deno.makeTempDir({ prefix: "cds-template-" });
+    for (const network of ["mainnet", "preprod"] as const) {
+      const db = await openPglite(join(dir, network));
+      await Effect.runPromise(seedDemoChainPglite(db, { network, scale: 1 }));
+      await db.close();
+    }
+    globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
+    return dir;
+  })();
+
+export interface TestEnvironment {
+  /** Environment variables for `startService` (and the keys CLI). */
+  readonly env: Record<string, string>;
+  readonly close: () => Promise<void>;
+}
+
+export const createTestEnvironment = async (label: string): Promise<TestEnvironment> => {
+  const dataDir = await Deno.makeTempDir({ prefix: `cds-${label}-` });
+  const closers: Array<() => Promise<void>> = [() => Deno.remove(dataDir, { recursive: true })];
+  const env: Record<string, string> = { DATA_DIR: dataDir };
+  if (redisUrl) env.REDIS_URL = redisUrl;
+  if (testDatabaseUrl) {
+    const chains: Array<TestChain> = await Promise.all([
+      createTestChain(`${label}_mainnet`, "mainnet"),
+      createTestChain(`${label}_preprod`, "preprod"),
+    ]);
+    const service: TestDatabase = await createTestDatabase(`${label}_service`);
+    env.MAINNET_DATABASE_URL = chains[0]!.url!;
+    env.PREPROD_DATABASE_URL = chains[1]!.url!;
+    env.SERVICE_DATABASE_URL = service.url!;
+    closers.push(...chains.map((c) => c.close), service.close);
+  } else {
+    const source = await seededTemplate();
+    const copy = await new Deno.Command("cp", {
+      args: ["-r", join(source, "mainnet"), join(source, "preprod"), dataDir],
+    })
+      .output();
+    if (!copy.success) throw new Error(new TextDecoder().decode(copy.stderr));
+  }
+  return {
+    env,
+    close: async () => {
+      for (const close of closers.reverse()) await close().catch(() => {});
+    },
+  };
+};
+
+/** Runs the keys CLI with the environment's settings; returns its output lines and exit code. */
+export const keysCli = async (env: Record<string, string>, ...args: Array<string>) => {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "scripts/keys.ts", ...args],
+    env: { NO_COLOR: "1", ...env },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decode = (b: Uint8Array) => new TextDecoder().decode(b).trimEnd().split("\n");
+  return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
+};
+
+/** Creates a key through the CLI and returns it with its id. */
+export const createKey = async (env: Record<string, string>, ...args: Array<string>) => {
+  const result = await keysCli(env, "create", ...args);
+  if (result.code !== 0) throw new Error(`keys create failed: ${result.stderr.join("\n")}`);
+  const key = result.stdout[result.stdout.length - 1]!;
+  const id = Number(result.stdout[1]!.trim().split(/\s+/)[0]);
+  return { key, id };
+};
