@@ -29,6 +29,16 @@ export interface AccessShape {
     family: Family,
     spend: Spend,
   ) => Effect.Effect<Grant, AccessDenied | DatabaseUnavailable>;
+  /**
+   * The same decision without I/O, when the key is cached and the limiter is in memory: the request fast path.
+   * Undefined means "take the `authorize` path".
+   */
+  readonly authorizeNow: (
+    secret: string | undefined,
+    family: Family,
+    spend: Spend,
+    now: number,
+  ) => Grant | AccessDenied | undefined;
 }
 
 export class Access extends Context.Tag("Access")<Access, AccessShape>() {}
@@ -75,37 +85,64 @@ export const AccessLive: Layer.Layer<Access, never, KeyStore | RateLimiter | Usa
       });
     };
 
+    /** Status and expiry of a resolved key: a refusal, or undefined when the key may proceed. */
+    const keyRefusal = (secret: string | undefined, key: KeyRecord | null | undefined, now: number) => {
+      if (secret === undefined || secret === "") {
+        return new AccessDenied({ status: 401, message: "API key required" });
+      }
+      if (key === null || key === undefined) {
+        return new AccessDenied({ status: 401, message: "Invalid API key" });
+      }
+      if (key.status === "revoked") return new AccessDenied({ status: 401, message: "Key revoked" });
+      if (key.expiresAt !== null && key.expiresAt.getTime() <= now) {
+        return new AccessDenied({ status: 401, message: "API key expired" });
+      }
+      if (key.status === "inactive") return new AccessDenied({ status: 403, message: "API key is inactive" });
+      return undefined;
+    };
+
+    /** After the limiter spoke: a refusal, or the grant with usage counted. */
+    const settle = (
+      key: KeyRecord,
+      family: Family,
+      spend: Spend,
+      limit: LimitDecision | undefined,
+      now: number,
+    ) => {
+      if (limit && !limit.allowed) {
+        return new AccessDenied({ status: 429, message: refusal(limit, key.tier), limit });
+      }
+      usage.record(key.id, family, now);
+      if (spend === "submission") usage.recordSubmission(key.id, now);
+      return { key, limit } satisfies Grant;
+    };
+
+    const authorizeNow: AccessShape["authorizeNow"] = (secret, family, spend, now) => {
+      const key = secret && looksLikeApiKey(secret) ? cache.get(secret) : null;
+      if (key === undefined) return undefined;
+      const refused = keyRefusal(secret, key, now);
+      if (refused) return refused;
+      if (!limiter.consumeNow) return undefined;
+      return settle(key!, family, spend, limiter.consumeNow(key!.id, key!.tier, spend, now), now);
+    };
+
     const authorize: AccessShape["authorize"] = (secret, family, spend) =>
       Effect.gen(function* () {
-        if (secret === undefined || secret === "") {
-          return yield* new AccessDenied({ status: 401, message: "API key required" });
-        }
-        const key = looksLikeApiKey(secret) ? yield* lookup(secret) : null;
-        if (key === null) return yield* new AccessDenied({ status: 401, message: "Invalid API key" });
-        if (key.status === "revoked") return yield* new AccessDenied({ status: 401, message: "Key revoked" });
-        if (key.expiresAt !== null && key.expiresAt.getTime() <= (yield* Clock.currentTimeMillis)) {
-          return yield* new AccessDenied({ status: 401, message: "API key expired" });
-        }
-        if (key.status === "inactive") {
-          return yield* new AccessDenied({ status: 403, message: "API key is inactive" });
-        }
-        const limit = yield* limiter.consume(key.id, key.tier, spend).pipe(
+        const now = yield* Clock.currentTimeMillis;
+        const key = secret && looksLikeApiKey(secret) ? yield* lookup(secret) : null;
+        const refused = keyRefusal(secret, key, now);
+        if (refused) return yield* refused;
+        const limit = yield* limiter.consume(key!.id, key!.tier, spend).pipe(
           Effect.tapError((e) =>
             Effect.logWarning(`rate limiter unavailable, serving unlimited: ${e.message}`)
           ),
           Effect.option,
           Effect.map(Option.getOrUndefined),
         );
-        if (limit && !limit.allowed) {
-          return yield* new AccessDenied({ status: 429, message: refusal(limit, key.tier), limit });
-        }
-        yield* usage.record(key.id, family);
-        if (spend === "submission") {
-          yield* usage.recordSubmission(key.id);
-        }
-        return { key, limit };
+        const outcome = settle(key!, family, spend, limit, now);
+        return outcome instanceof AccessDenied ? yield* outcome : outcome;
       });
 
-    return { authorize };
+    return { authorize, authorizeNow };
   }),
 );

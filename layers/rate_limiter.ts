@@ -8,6 +8,7 @@ import { Clock, Context, Data, Effect, Layer } from "effect";
 import type { Redis } from "ioredis";
 import type { Limits } from "./config.ts";
 import type { Tier } from "./key_store.ts";
+import { ServiceDatabase } from "./service_db.ts";
 
 export type Spend = "request" | "graphql" | "submission";
 
@@ -31,6 +32,8 @@ export interface RateLimiterShape {
     tier: Tier,
     spend: Spend,
   ) => Effect.Effect<LimitDecision, RateLimiterUnavailable>;
+  /** The same, synchronously at a given time, for limiters that need no I/O (the request fast path). */
+  readonly consumeNow?: (keyId: number, tier: Tier, spend: Spend, now: number) => LimitDecision;
 }
 
 export class RateLimiter extends Context.Tag("RateLimiter")<RateLimiter, RateLimiterShape>() {}
@@ -80,35 +83,37 @@ export const makeMemoryRateLimiter = (limits: Limits): RateLimiterShape => {
     seconds.set(key, { second, count: 1 });
     return 1;
   };
+  const consumeNow = (keyId: number, tier: Tier, spend: Spend, now: number): LimitDecision => {
+    const second = Math.floor(now / 1000);
+    const day = Math.floor(now / dayMs);
+    const rate = tick(`${keyId}`, second);
+    const graphql = spend === "graphql" ? tick(`${keyId}:graphql`, second) : 0;
+    let daily = 0;
+    if (limits.dailyRequests[tier] > 0) {
+      const d = days.get(keyId);
+      if (d && d.day === day) daily = ++d.count;
+      else days.set(keyId, { day, count: daily = 1 });
+    }
+    let recent: Array<number> = [];
+    if (spend === "submission") {
+      recent = (submissions.get(keyId) ?? []).filter((t) => t > now - hourMs);
+      submissions.set(keyId, recent);
+    }
+    const decision = decide(limits, tier, {
+      rate,
+      graphql,
+      daily,
+      submissions: recent.length,
+      submissionResetMs: recent.length > 0 ? recent[0]! + hourMs - now : 0,
+      now,
+    });
+    if (spend === "submission" && decision.allowed) recent.push(now);
+    return decision;
+  };
   return {
     consume: (keyId, tier, spend) =>
-      Effect.map(Clock.currentTimeMillis, (now) => {
-        const second = Math.floor(now / 1000);
-        const day = Math.floor(now / dayMs);
-        const rate = tick(`${keyId}`, second);
-        const graphql = spend === "graphql" ? tick(`${keyId}:graphql`, second) : 0;
-        let daily = 0;
-        if (limits.dailyRequests[tier] > 0) {
-          const d = days.get(keyId);
-          if (d && d.day === day) daily = ++d.count;
-          else days.set(keyId, { day, count: daily = 1 });
-        }
-        let recent: Array<number> = [];
-        if (spend === "submission") {
-          recent = (submissions.get(keyId) ?? []).filter((t) => t > now - hourMs);
-          submissions.set(keyId, recent);
-        }
-        const decision = decide(limits, tier, {
-          rate,
-          graphql,
-          daily,
-          submissions: recent.length,
-          submissionResetMs: recent.length > 0 ? recent[0]! + hourMs - now : 0,
-          now,
-        });
-        if (spend === "submission" && decision.allowed) recent.push(now);
-        return decision;
-      }),
+      Effect.map(Clock.currentTimeMillis, (now) => consumeNow(keyId, tier, spend, now)),
+    consumeNow,
   };
 };
 
@@ -185,13 +190,19 @@ export const makeRedisRateLimiter = (redis: Redis, limits: Limits, prefix = "cds
 export const RateLimiterMemory = (limits: Limits): Layer.Layer<RateLimiter> =>
   Layer.succeed(RateLimiter, makeMemoryRateLimiter(limits));
 
+/** Counters live under `cds:<installation>:rl`, the installation being the service database's own id. */
 export const RateLimiterRedis = (
   url: string,
   limits: Limits,
-): Layer.Layer<RateLimiter, RateLimiterUnavailable> =>
+): Layer.Layer<RateLimiter, RateLimiterUnavailable, ServiceDatabase> =>
   Layer.scoped(
     RateLimiter,
     Effect.gen(function* () {
+      const { sql } = yield* ServiceDatabase;
+      const [installation] = yield* sql<{ uuid: string }>`select uuid::text as uuid from cds.installation`
+        .pipe(
+          Effect.mapError((e) => new RateLimiterUnavailable({ message: `service database: ${e.message}` })),
+        );
       const { Redis } = yield* Effect.promise(() => import("ioredis"));
       const redis = yield* Effect.acquireRelease(
         Effect.tryPromise({
@@ -213,6 +224,6 @@ export const RateLimiterRedis = (
         }),
         (client) => Effect.promise(() => client.quit().catch(() => client.disconnect())),
       );
-      return makeRedisRateLimiter(redis, limits);
+      return makeRedisRateLimiter(redis, limits, `cds:${installation!.uuid}:rl`);
     }),
   );

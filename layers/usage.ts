@@ -4,36 +4,43 @@
  * counts survive restarts without a database write per request.
  */
 import type { SqlClient } from "@effect/sql/SqlClient";
-import { Clock, Context, Effect, Layer, Schedule } from "effect";
+import { Context, Effect, Layer, Schedule } from "effect";
 import { DatabaseUnavailable } from "@src/domain/errors.ts";
 import { ServiceDatabase } from "./service_db.ts";
 
 export type Family = "rest" | "explorer" | "graphql" | "ogmios" | "account";
 
 export interface UsageShape {
-  readonly record: (keyId: number, family: Family) => Effect.Effect<void>;
-  readonly recordSubmission: (keyId: number) => Effect.Effect<void>;
+  /** Counts one request at `now` (milliseconds): a map increment, nothing else. */
+  readonly record: (keyId: number, family: Family, now: number) => void;
+  readonly recordSubmission: (keyId: number, now: number) => void;
   /** Writes what has been counted since the last flush (one transaction). */
   readonly flush: Effect.Effect<void, DatabaseUnavailable>;
 }
 
 export class Usage extends Context.Tag("Usage")<Usage, UsageShape>() {}
 
-const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+let cachedDay = { start: 0, end: 0, text: "" };
+/** The UTC date of a time, computed once a day rather than per request. */
+const dayOf = (ms: number) => {
+  if (ms < cachedDay.start || ms >= cachedDay.end) {
+    const start = ms - (ms % 86_400_000);
+    cachedDay = { start, end: start + 86_400_000, text: new Date(start).toISOString().slice(0, 10) };
+  }
+  return cachedDay.text;
+};
 
 export const makeUsage = (sql: SqlClient): UsageShape => {
   let requests = new Map<string, number>();
   let submissions: Array<{ keyId: number; at: Date }> = [];
   return {
-    record: (keyId, family) =>
-      Effect.map(Clock.currentTimeMillis, (now) => {
-        const k = `${keyId}|${dayOf(now)}|${family}`;
-        requests.set(k, (requests.get(k) ?? 0) + 1);
-      }),
-    recordSubmission: (keyId) =>
-      Effect.map(Clock.currentTimeMillis, (now) => {
-        submissions.push({ keyId, at: new Date(now) });
-      }),
+    record: (keyId, family, now) => {
+      const k = `${keyId}|${dayOf(now)}|${family}`;
+      requests.set(k, (requests.get(k) ?? 0) + 1);
+    },
+    recordSubmission: (keyId, now) => {
+      submissions.push({ keyId, at: new Date(now) });
+    },
     flush: Effect.suspend(() => {
       if (requests.size === 0 && submissions.length === 0) return Effect.void;
       const batch = requests;

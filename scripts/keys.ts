@@ -169,11 +169,11 @@ try {
       onNone: () => Effect.map(connectOrOpen(`${settings.dataDir}/service`), (c) => c.sql),
     }).pipe(Scope.extend(scope), Effect.provide(Reactivity.layer)),
   );
+  // migrations log what they apply; the CLI's own output stays plain text
   await Effect.runPromise(
-    migrate(sql, await Effect.runPromise(loadMigrations())).pipe(Effect.provide(
-      // migrations log what they apply; the CLI's own output is plain text
-      Effect.succeed(undefined).pipe(() => Reactivity.layer),
-    )),
+    migrate(sql, await Effect.runPromise(loadMigrations())).pipe(
+      Effect.provide(Logger.remove(Logger.defaultLogger)),
+    ),
   );
   const exit = await Effect.runPromiseExit(run(sql, settings.apiKeyPrefix, Deno.args));
   if (Exit.isFailure(exit)) throw Cause.squash(exit.cause);

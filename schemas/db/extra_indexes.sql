@@ -1,41 +1,62 @@
 -- Indexes the service's queries need that cardano-db-sync (13.6/13.7, core layout) does not create.
 -- Operator script for real db-sync databases; safe to run while db-sync writes, and to run again:
 --   psql "$MAINNET_DATABASE_URL" -f schemas/db/extra_indexes.sql
--- Every statement stands alone (CONCURRENTLY cannot run inside a transaction block). The `idx_cds_` prefix marks
--- them as ours; the service logs at start which of them a database lacks.
+-- Run it as is, outside a transaction (no BEGIN, no psql --single-transaction): CREATE INDEX CONCURRENTLY cannot run
+-- inside a transaction block. The `idx_cds_` prefix marks them as ours; the service logs at start which are missing.
+-- One statement per index, each `CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_cds_<table>_<columns> ON <table> ...;`
+-- (src/dbsync/extra_indexes.ts parses this file).
 
--- address pages and balances: tx_out has no index on the address text since 13.6 (hash: equality only, compact)
+-- address info, balance and UTxOs by address text: no index on tx_out.address since 13.6 (hash: equality only;
+-- Byron addresses have no payment_cred to use idx_tx_out_payment_cred instead)
 CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_cds_tx_out_address ON tx_out USING hash (address);
 
--- spent-or-not and spent-by for an output: db-sync indexes tx_in.tx_out_id alone
-CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_cds_tx_in_tx_out ON tx_in (tx_out_id, tx_out_index);
+-- unspent check and spent-by of an output (enable mode): db-sync indexes tx_in.tx_out_id alone
+CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_cds_tx_in_tx_out_id_tx_out_index ON tx_in (tx_out_id, tx_out_index);
 
--- token holders and mint history by asset
+-- asset holders and addresses of an asset
 CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_cds_ma_tx_out_ident ON ma_tx_out (ident);
+
+-- asset mint/burn history and total supply
 CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_cds_ma_tx_mint_ident ON ma_tx_mint (ident);
 
--- rewards balance: reward_rest (treasury, proposal refunds) has no index at all
+-- stake account rewards balance: reward_rest (MIR, proposal refunds) has no index at all
 CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_cds_reward_rest_addr_id ON reward_rest (addr_id);
 
--- DRep delegators, a stake account's vote delegation, and certificates of a transaction
+-- DRep delegators (latest vote delegation per stake address pointing at the DRep)
 CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_cds_delegation_vote_drep_hash_id ON delegation_vote (drep_hash_id);
-CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_cds_delegation_vote_addr_id ON delegation_vote (addr_id, tx_id);
+
+-- a stake account's current DRep delegation (latest by tx_id)
+CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_cds_delegation_vote_addr_id_tx_id ON delegation_vote (addr_id, tx_id);
+
+-- certificates of a transaction: vote delegations
 CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_cds_delegation_vote_tx_id ON delegation_vote (tx_id);
 
--- DRep status and a transaction's DRep certificates
+-- DRep status, deposit and metadata anchor (latest registration/update/retirement)
 CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_cds_drep_registration_drep_hash_id ON drep_registration (drep_hash_id);
+
+-- certificates of a transaction: DRep registrations, updates, retirements
 CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_cds_drep_registration_tx_id ON drep_registration (tx_id);
 
--- DRep vote counts, and votes of a transaction
+-- DRep votes count and proposals voted
 CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_cds_voting_procedure_drep_voter ON voting_procedure (drep_voter);
+
+-- votes cast by a transaction
 CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_cds_voting_procedure_tx_id ON voting_procedure (tx_id);
 
--- a transaction's collateral, reference inputs, collateral return, redeemers and proposals
+-- full transaction: collateral inputs
 CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_cds_collateral_tx_in_tx_in_id ON collateral_tx_in (tx_in_id);
+
+-- full transaction: reference inputs
 CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_cds_reference_tx_in_tx_in_id ON reference_tx_in (tx_in_id);
+
+-- full transaction: collateral return output
 CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_cds_collateral_tx_out_tx_id ON collateral_tx_out (tx_id);
+
+-- full transaction: redeemers
 CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_cds_redeemer_tx_id ON redeemer (tx_id);
+
+-- full transaction: governance proposals
 CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_cds_gov_action_proposal_tx_id ON gov_action_proposal (tx_id);
 
--- pool history per epoch when pool_stat is enabled
-CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_cds_pool_stat_pool_epoch ON pool_stat (pool_hash_id, epoch_no);
+-- pool history per epoch (blocks, delegators, stake) when db-sync's pool_stat is enabled
+CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_cds_pool_stat_pool_hash_id_epoch_no ON pool_stat (pool_hash_id, epoch_no);

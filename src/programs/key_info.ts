@@ -1,13 +1,12 @@
 /**
  * `GET /v1/key`: what the calling key is and which limits apply to it, so a client can check its key and tier
- * without the dashboard. The secret itself is never echoed, only its hint.
+ * without the dashboard. The secret itself is never echoed, only its hint. Pure: everything it needs is in the
+ * grant and the configured limits.
  */
-import { Effect } from "effect";
 import type { Grant } from "@layers/access.ts";
-import { AppConfig } from "@layers/config.ts";
+import type { Limits } from "@layers/config.ts";
 
-export const keyInfo = Effect.fn("key.info")(function* (grant: Grant) {
-  const { limits } = yield* AppConfig;
+export const keyInfo = (grant: Grant, limits: Limits) => {
   const tier = grant.key.tier;
   const orNull = (n: number) => (n > 0 ? n : null);
   return {
@@ -24,4 +23,4 @@ export const keyInfo = Effect.fn("key.info")(function* (grant: Grant) {
       submissionsPerHour: orNull(limits.submissionsPerHour[tier]),
     },
   };
-});
+};

@@ -4,8 +4,8 @@
  * program and turns every failure into the documented envelope; nothing past here sees a Request.
  */
 import { Cause, Effect, type ManagedRuntime } from "effect";
-import { Access, type AccessDenied, type Grant } from "@layers/access.ts";
-import type { AppConfig } from "@layers/config.ts";
+import { Access, AccessDenied, type Grant } from "@layers/access.ts";
+import { AppConfig, type AppConfigShape } from "@layers/config.ts";
 import type { ChainDatabases } from "@layers/chain_db.ts";
 import type { Spend } from "@layers/rate_limiter.ts";
 import type { Family } from "@layers/usage.ts";
@@ -24,7 +24,8 @@ interface Route {
   readonly path: string;
   /** Protected routes name their usage family and what they spend; public ones need no key. */
   readonly access: { readonly family: Family; readonly spend: Spend } | "public";
-  readonly run: (grant: Grant | undefined) => Program;
+  /** An Effect program, or a plain function for answers that need no I/O (no fiber to start). */
+  readonly run: (grant: Grant | undefined, config: AppConfigShape) => Program | Response;
 }
 
 const routes: ReadonlyArray<Route> = [
@@ -39,7 +40,7 @@ const routes: ReadonlyArray<Route> = [
     method: "GET",
     path: "/v1/key",
     access: { family: "account", spend: "request" },
-    run: (grant) => Effect.map(keyInfo(grant!), (info) => json(info, 200, { "cache-control": "no-store" })),
+    run: (grant, config) => json(keyInfo(grant!, config.limits), 200, { "cache-control": "no-store" }),
   },
 ];
 
@@ -51,8 +52,23 @@ const internalError = (cause: Cause.Cause<unknown>) => {
   );
 };
 
+/** Builds the handler over a runtime whose layers are already built (it reads Access and AppConfig once). */
 export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, unknown>): Handler => {
-  const respond = (program: Program) => runtime.runPromise(Effect.catchAllCause(program, internalError));
+  const [access, config] = runtime.runSync(Effect.all([Access, AppConfig]));
+  const respond = (result: Program | Response): Promise<Response> =>
+    result instanceof Response
+      ? Promise.resolve(result)
+      : runtime.runPromise(Effect.catchAllCause(result, internalError));
+  const withLimitHeaders = (response: Response, grant: Grant) => {
+    for (const [k, v] of Object.entries(rateLimitHeaders(grant.limit))) response.headers.set(k, v);
+    return response;
+  };
+  const granted = (route: Route, grant: Grant): Promise<Response> | Response => {
+    const result = route.run(grant, config);
+    return result instanceof Response
+      ? withLimitHeaders(result, grant)
+      : respond(Effect.map(result, (response) => withLimitHeaders(response, grant)));
+  };
 
   return (request) => {
     const url = new URL(request.url);
@@ -68,21 +84,21 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
         restError(405, `${request.method} is not allowed on ${url.pathname}`, { allow }),
       );
     }
-    if (route.access === "public") return respond(route.run(undefined));
+    if (route.access === "public") return respond(route.run(undefined, config));
     const { family, spend } = route.access;
     const secret = apiKeyOf(request, url);
+    // fast path: a cached key and an in-memory limiter decide without I/O
+    const now = access.authorizeNow(secret, family, spend, Date.now());
+    if (now instanceof AccessDenied) return Promise.resolve(deniedResponse(now));
+    if (now !== undefined) return Promise.resolve(granted(route, now));
     return respond(
-      Effect.flatMap(Access, (access) => access.authorize(secret, family, spend)).pipe(
-        Effect.matchEffect({
-          onFailure: (e) =>
-            e._tag === "AccessDenied"
-              ? Effect.succeed(deniedResponse(e as AccessDenied))
-              : Effect.succeed(restError(503, "The key store is unavailable; try again shortly")),
-          onSuccess: (grant) =>
-            Effect.map(route.run(grant), (response) => {
-              for (const [k, v] of Object.entries(rateLimitHeaders(grant.limit))) response.headers.set(k, v);
-              return response;
-            }),
+      access.authorize(secret, family, spend).pipe(
+        Effect.map((grant) => granted(route, grant)),
+        Effect.flatMap((r) => (r instanceof Response ? Effect.succeed(r) : Effect.promise(() => r))),
+        Effect.catchTags({
+          AccessDenied: (denied) => Effect.succeed(deniedResponse(denied)),
+          DatabaseUnavailable: () =>
+            Effect.succeed(restError(503, "The key store is unavailable; try again shortly")),
         }),
       ),
     );

@@ -49,3 +49,11 @@ create table cds.submission (
   at timestamptz not null
 );
 create index submission_key_at on cds.submission (key_id, at);
+
+-- Identifies this service database among others sharing one Redis: rate-limit counters are namespaced by it, so
+-- key ids (which restart in every database) never collide, while instances on the same database share budgets.
+create table cds.installation (
+  id boolean primary key default true check (id),
+  uuid uuid not null default gen_random_uuid()
+);
+insert into cds.installation default values;

@@ -1,0 +1,117 @@
+/**
+ * Benchmark of the access path (issue: cost of auth + limits per request): throughput of an authenticated trivial
+ * endpoint (`GET /v1/key`) against a raw `Deno.serve` handler returning similar JSON, measured in the same run
+ * with wrk on loopback; with the in-memory limiter, and with Redis when REDIS_URL is set. Also `/health` (no key,
+ * one database query per network) for scale.
+ *   npm run bench:access        (needs wrk: apt-get install wrk)
+ */
+import { Effect } from "effect";
+import { join } from "node:path";
+import { seedDemoChainPglite } from "@src/demo_chain/seed.ts";
+import { openPglite } from "@layers/sql_pglite.ts";
+
+const duration = Deno.env.get("BENCH_SECONDS") ?? "8";
+const connections = Deno.env.get("BENCH_CONNECTIONS") ?? "32";
+const redisUrl = Deno.env.get("REDIS_URL") || undefined;
+
+const wrk = async (url: string, headers: Record<string, string> = {}) => {
+  const args = ["-t2", `-c${connections}`, `-d${duration}s`, "--latency"];
+  for (const [k, v] of Object.entries(headers)) args.push("-H", `${k}: ${v}`);
+  const out = await new Deno.Command("wrk", { args: [...args, url], stdout: "piped", stderr: "piped" })
+    .output();
+  const text = new TextDecoder().decode(out.stdout);
+  const rps = Number(text.match(/Requests\/sec:\s+([\d.]+)/)?.[1] ?? 0);
+  const p99 = text.match(/99%\s+([\d.]+\w+)/)?.[1] ?? "?";
+  const non2xx = Number(text.match(/Non-2xx or 3xx responses: (\d+)/)?.[1] ?? 0);
+  return { rps, p99, non2xx };
+};
+
+const waitFor = async (url: string) => {
+  for (let i = 0; i < 600; i++) {
+    try {
+      const r = await fetch(url);
+      await r.body?.cancel();
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  throw new Error(`${url} did not come up`);
+};
+
+const spawn = (args: Array<string>, env: Record<string, string>) =>
+  new Deno.Command(Deno.execPath(), {
+    args,
+    env: { NO_COLOR: "1", ...env },
+    stdout: "null",
+    stderr: "inherit",
+  })
+    .spawn();
+
+const dataDir = await Deno.makeTempDir({ prefix: "cds-bench-" });
+const children: Array<Deno.ChildProcess> = [];
+try {
+  for (const network of ["mainnet", "preprod"] as const) {
+    const db = await openPglite(join(dataDir, network));
+    await Effect.runPromise(seedDemoChainPglite(db, { network, scale: 1 }));
+    await db.close();
+  }
+  const rawPort = 3301;
+  children.push(spawn([
+    "eval",
+    `const body = JSON.stringify({ name: "bench", tier: "PAID", limits: { requestsPerSecond: 500 } });
+     Deno.serve({ port: ${rawPort}, hostname: "127.0.0.1", onListen() {} },
+       () => new Response(body, { headers: { "content-type": "application/json" } }));`,
+  ], {}));
+  await waitFor(`http://127.0.0.1:${rawPort}/`);
+
+  const results: Array<[string, { rps: number; p99: string; non2xx: number }]> = [];
+  const variants: Array<[string, Record<string, string>]> = [["memory limiter", { REDIS_URL: "" }]];
+  if (redisUrl) variants.push(["Redis limiter", { REDIS_URL: redisUrl }]);
+  const raw = await wrk(`http://127.0.0.1:${rawPort}/`);
+  results.push(["raw Deno.serve", raw]);
+  let port = 3302;
+  for (const [name, extra] of variants) {
+    const env = {
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      RATE_LIMIT_PAID: "100000000",
+      LOG_LEVEL: "warning",
+      ...extra,
+    };
+    const create = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "scripts/keys.ts", "create", "--tier", "paid", "--name", `bench ${name}`],
+      env,
+      stdout: "piped",
+    }).output();
+    const key = new TextDecoder().decode(create.stdout).trim().split("\n").pop()!;
+    const service = spawn(["run", "-A", "src/main.ts"], env);
+    children.push(service);
+    await waitFor(`http://127.0.0.1:${port}/health`);
+    await wrk(`http://127.0.0.1:${port}/v1/key`, { apikey: key }); // warm-up
+    results.push([`GET /v1/key, ${name}`, await wrk(`http://127.0.0.1:${port}/v1/key`, { apikey: key })]);
+    if (name === "memory limiter") {
+      results.push(["GET /health (no key, 2 queries)", await wrk(`http://127.0.0.1:${port}/health`)]);
+    }
+    service.kill("SIGTERM");
+    await service.status;
+    children.splice(children.indexOf(service), 1);
+    port++;
+  }
+  console.log(`wrk -t2 -c${connections} -d${duration}s on loopback, 2 cores shared by client and server\n`);
+  console.log("| target | requests/s | p99 | ratio to raw | non-2xx |");
+  console.log("|---|---|---|---|---|");
+  for (const [name, r] of results) {
+    console.log(
+      `| ${name} | ${Math.round(r.rps)} | ${r.p99} | ${(r.rps / raw.rps).toFixed(2)} | ${r.non2xx} |`,
+    );
+  }
+} finally {
+  for (const c of children) {
+    try {
+      c.kill("SIGTERM");
+      await c.status;
+    } catch { /* gone */ }
+  }
+  await Deno.remove(dataDir, { recursive: true });
+}
