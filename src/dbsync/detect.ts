@@ -75,7 +75,9 @@ interface IndexRow {
 
 /** Index and constraint names a db-sync SQL file creates. */
 const createdNames = (text: string): Array<string> =>
-  [...text.matchAll(/^(?:CREATE (?:UNIQUE )?INDEX|ALTER TABLE \w+ ADD CONSTRAINT) (\w+)/gm)].map((m) => m[1]!);
+  [...text.matchAll(/^(?:CREATE (?:UNIQUE )?INDEX|ALTER TABLE \w+ ADD CONSTRAINT) (\w+)/gm)].map((m) =>
+    m[1]!
+  );
 
 export const detectDbSync = (sql: SqlClient): Effect.Effect<DbSyncInfo, DbSyncUnsupported | SqlError> =>
   Effect.gen(function* () {
@@ -89,7 +91,11 @@ export const detectDbSync = (sql: SqlClient): Effect.Effect<DbSyncInfo, DbSyncUn
       select stage_one::int as "stageOne", stage_two::int as "stageTwo", stage_three::int as "stageThree"
       from schema_version order by id desc limit 1`;
     if (!version) return yield* unsupported("not a cardano-db-sync database (schema_version is empty)");
-    const schemaVersion = { stageOne: version.stageOne, stageTwo: version.stageTwo, stageThree: version.stageThree };
+    const schemaVersion = {
+      stageOne: version.stageOne,
+      stageTwo: version.stageTwo,
+      stageThree: version.stageThree,
+    };
     if (schemaVersion.stageTwo < 44) {
       const older = olderReleases.find(([last]) => schemaVersion.stageTwo <= last)?.[1] ?? "13.5";
       return yield* unsupported(
@@ -108,7 +114,9 @@ export const detectDbSync = (sql: SqlClient): Effect.Effect<DbSyncInfo, DbSyncUn
     }
     if (txOut.length === 0) return yield* unsupported("unknown db-sync layout: there is no tx_out table");
     if (!txOut.includes("address")) {
-      return yield* unsupported("unknown db-sync layout: tx_out has neither an address nor an address_id column");
+      return yield* unsupported(
+        "unknown db-sync layout: tx_out has neither an address nor an address_id column",
+      );
     }
     const [epoch] = yield* sql<{ kind: string }>`
       select table_type as kind from information_schema.tables
@@ -116,7 +124,9 @@ export const detectDbSync = (sql: SqlClient): Effect.Effect<DbSyncInfo, DbSyncUn
     if (!epoch) return yield* unsupported("unknown db-sync layout: there is no epoch table or view");
 
     // each exists() stops at the first row: cheap on a full mainnet database
-    const [chain] = yield* sql<{ hasChain: boolean; blockTxs: boolean; txs: boolean; outputs: boolean; inputs: boolean }>`
+    const [chain] = yield* sql<
+      { hasChain: boolean; blockTxs: boolean; txs: boolean; outputs: boolean; inputs: boolean }
+    >`
       select exists (select 1 from block where block_no is not null) as "hasChain",
              exists (select 1 from block where block_no is not null and tx_count > 0) as "blockTxs",
              exists (select 1 from tx) as "txs",
@@ -157,11 +167,14 @@ export const detectDbSync = (sql: SqlClient): Effect.Effect<DbSyncInfo, DbSyncUn
     const dbSyncNames = createdNames(yield* readSchemaSql("dbsync_indexes.sql"));
     if (spentTracking !== "enable") dbSyncNames.push(consumedIndex);
     const extra = yield* readExtraIndexes;
-    // an operator's own index serves as well when its leading key columns are ours (hash: exactly ours)
+    // an operator's own index serves as well: a btree whose leading key columns are ours, or, for our hash
+    // indexes (equality only), also a hash index on exactly our column
     const covered = (table: string, method: string, columns: ReadonlyArray<string>) =>
       indexes.some((i) =>
-        i.table === table && i.method === method && i.columns !== null &&
-        (method === "hash" ? i.columns === columns.join(",") : `${i.columns},`.startsWith(`${columns.join(",")},`))
+        i.table === table && i.columns !== null &&
+        (i.method === "btree"
+          ? `${i.columns},`.startsWith(`${columns.join(",")},`)
+          : i.method === "hash" && method === "hash" && i.columns === columns.join(","))
       );
 
     return {
@@ -198,7 +211,9 @@ export const describeDbSync = (info: DbSyncInfo): string => {
   }
   if (info.missingExtraIndexes.length > 0) {
     parts.push(
-      `missing recommended indexes (run schemas/db/extra_indexes.sql): ${info.missingExtraIndexes.join(", ")}`,
+      `missing recommended indexes (run schemas/db/extra_indexes.sql): ${
+        info.missingExtraIndexes.join(", ")
+      }`,
     );
   }
   return parts.join("; ");

@@ -42,7 +42,9 @@ export const parseExtraIndexes = (text: string): Array<ExtraIndex> => {
     const statement = pending.join(" ").slice(0, -1).trim();
     pending = [];
     const m = statement.match(shape);
-    if (!m) throw new Error(`${extraIndexesFile}: not a CREATE INDEX CONCURRENTLY IF NOT EXISTS: ${statement}`);
+    if (!m) {
+      throw new Error(`${extraIndexesFile}: not a CREATE INDEX CONCURRENTLY IF NOT EXISTS: ${statement}`);
+    }
     found.push({
       name: m[1]!,
       table: m[2]!,
@@ -53,7 +55,9 @@ export const parseExtraIndexes = (text: string): Array<ExtraIndex> => {
     });
     comment = [];
   }
-  if (pending.length > 0) throw new Error(`${extraIndexesFile}: unterminated statement: ${pending.join(" ")}`);
+  if (pending.length > 0) {
+    throw new Error(`${extraIndexesFile}: unterminated statement: ${pending.join(" ")}`);
+  }
   return found;
 };
 
@@ -64,7 +68,9 @@ export const nonConcurrentStatement = (index: ExtraIndex): string =>
 /** Reads and parses the shipped file. */
 export const readExtraIndexes: Effect.Effect<ReadonlyArray<ExtraIndex>, SqlError> = Effect.tryPromise({
   try: async () =>
-    parseExtraIndexes(await Deno.readTextFile(new URL("../../schemas/db/extra_indexes.sql", import.meta.url))),
+    parseExtraIndexes(
+      await Deno.readTextFile(new URL("../../schemas/db/extra_indexes.sql", import.meta.url)),
+    ),
   catch: (cause) =>
     new SqlError({
       cause,
