@@ -39,6 +39,8 @@ export interface AccessShape {
     spend: Spend,
     now: number,
   ) => Grant | AccessDenied | undefined;
+  /** Spends one unit of a key's rate without refusing anything: messages the service sends on a WebSocket. */
+  readonly charge: (key: KeyRecord) => Effect.Effect<void>;
 }
 
 export class Access extends Context.Tag("Access")<Access, AccessShape>() {}
@@ -143,6 +145,14 @@ export const AccessLive: Layer.Layer<Access, never, KeyStore | RateLimiter | Usa
         return outcome instanceof AccessDenied ? yield* outcome : outcome;
       });
 
-    return { authorize, authorizeNow };
+    const charge: AccessShape["charge"] = (key) =>
+      limiter.consumeNow
+        ? Effect.map(
+          Clock.currentTimeMillis,
+          (now) => void limiter.consumeNow!(key.id, key.tier, "request", now),
+        )
+        : Effect.ignore(limiter.consume(key.id, key.tier, "request"));
+
+    return { authorize, authorizeNow, charge };
   }),
 );

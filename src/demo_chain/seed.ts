@@ -10,7 +10,8 @@ import type { Network } from "@schemas/network.ts";
 import { CopySink, type CopyTarget, pgCopyTarget, pgliteCopyTarget } from "./copy_sink.ts";
 import { ChainGenerator, defineTables } from "./generate.ts";
 import { demoNetworks } from "./network_params.ts";
-import { readSchemaFile } from "@src/dbsync/schema_files.ts";
+import { type DbSyncSqlFile, readSchemaSql } from "@src/dbsync/create_schema.ts";
+import { nonConcurrentStatement, readExtraIndexes } from "@src/dbsync/extra_indexes.ts";
 
 export interface SeedOptions {
   readonly network: Network;
@@ -34,9 +35,11 @@ interface SeedConnection {
   readonly copy: CopyTarget;
 }
 
+const schemaSql = (file: DbSyncSqlFile) => Effect.runPromise(readSchemaSql(file));
+
 /** Our extra indexes, without CONCURRENTLY so they can be built inside the seeding transaction. */
 const extraIndexesInTransaction = async (): Promise<string> =>
-  (await readSchemaFile("extra_indexes.sql")).replace(/\bCONCURRENTLY\s+/gi, "");
+  (await Effect.runPromise(readExtraIndexes)).map((index) => nonConcurrentStatement(index) + ";").join("\n");
 
 const seed = async (db: SeedConnection, options: SeedOptions): Promise<SeedResult> => {
   const hasSchema = (await db.queryValue("select to_regclass('public.block') is not null")) === true;
@@ -45,7 +48,7 @@ const seed = async (db: SeedConnection, options: SeedOptions): Promise<SeedResul
   }
   await db.exec("begin");
   try {
-    if (!hasSchema) await db.exec(await readSchemaFile("dbsync_schema.sql"));
+    if (!hasSchema) await db.exec(await schemaSql("dbsync_schema.sql"));
     const sink = new CopySink(db.copy);
     defineTables(sink);
     const started = performance.now();
@@ -57,7 +60,7 @@ const seed = async (db: SeedConnection, options: SeedOptions): Promise<SeedResul
     await sink.flushAll();
     const generateMs = Math.round(performance.now() - started);
     const indexStarted = performance.now();
-    if (!hasSchema) await db.exec(await readSchemaFile("dbsync_indexes.sql"));
+    if (!hasSchema) await db.exec(await schemaSql("dbsync_indexes.sql"));
     await db.exec(await extraIndexesInTransaction());
     await db.exec("commit");
     await db.exec("analyze");

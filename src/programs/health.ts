@@ -5,6 +5,7 @@
 import { Effect } from "effect";
 import { ChainDatabases } from "@layers/chain_db.ts";
 import type { Network } from "@schemas/network.ts";
+import { tip } from "@src/queries/tip.ts";
 
 export interface NetworkHealth {
   readonly status: "ok" | "unavailable";
@@ -29,21 +30,14 @@ export const health = Effect.fn("health.get")(function* () {
   const entries = yield* Effect.forEach(
     dbs.all,
     (db) =>
-      db.sql<{ blockNo: number; slotNo: string; epochNo: number; time: Date }>`
-      select block_no as "blockNo", slot_no::text as "slotNo", epoch_no as "epochNo", time
-      from block where block_no is not null order by id desc limit 1`.pipe(
+      tip(db.sql).pipe(
         Effect.timeoutFail({ duration: "2 seconds", onTimeout: () => new Error("no answer within 2 s") }),
-        Effect.map(([tip]): NetworkHealth => ({
+        Effect.map((t): NetworkHealth => ({
           status: "ok",
           database: db.backend,
           demoChain: db.demoChain,
-          tip: tip
-            ? {
-              blockNo: tip.blockNo,
-              slotNo: Number(tip.slotNo),
-              epochNo: tip.epochNo,
-              time: tip.time.toISOString(),
-            }
+          tip: t
+            ? { blockNo: t.blockNo, slotNo: t.slotNo, epochNo: t.epochNo, time: t.time.toISOString() }
             : null,
         })),
         Effect.catchAll((e) =>

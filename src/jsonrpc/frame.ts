@@ -1,0 +1,102 @@
+/**
+ * JSON-RPC 2.0 frames as Ogmios v6 speaks them (shared/notes/ogmios.md §1-2): every reply carries `jsonrpc`,
+ * `method` and the request's `id` verbatim (any JSON value; null when the request had none); malformed frames get
+ * the standard codes with a message saying what is wrong. Integers beyond 2^53 are written as exact digits.
+ */
+
+export type JsonRpcId = unknown;
+
+export interface Request {
+  readonly method: string;
+  readonly params: Readonly<Record<string, unknown>> | undefined;
+  readonly id: JsonRpcId;
+}
+
+export interface RpcError {
+  readonly code: number;
+  readonly message: string;
+  readonly data?: unknown;
+}
+
+export type Reply =
+  | { readonly method: string | undefined; readonly id: JsonRpcId; readonly result: unknown }
+  | { readonly method: string | undefined; readonly id: JsonRpcId; readonly error: RpcError };
+
+export const errors = {
+  parse: (detail: string): RpcError => ({
+    code: -32700,
+    message: `Parse error: invalid JSON received (${detail})`,
+  }),
+  invalidRequest: (detail: string): RpcError => ({ code: -32600, message: `Invalid request: ${detail}` }),
+  methodNotFound: (method: string): RpcError => ({
+    code: -32601,
+    message: `Method not found: '${method}' (method names are case-sensitive, e.g. queryNetwork/tip)`,
+  }),
+  invalidParams: (detail: string): RpcError => ({ code: -32602, message: `Invalid params: ${detail}` }),
+  rateLimited: (retryAfterMs: number, remaining: number): RpcError => ({
+    code: -32029,
+    message: "Rate limit exceeded. Please slow down.",
+    data: { retryAfter: retryAfterMs, remaining },
+  }),
+  internal: (detail: string): RpcError => ({ code: -32603, message: `Internal error: ${detail}` }),
+} as const;
+
+/** Parses one frame: a request, or the error reply it deserves (with the id when it could be read). */
+export const parseFrame = (text: string): Request | Reply => {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    return {
+      method: undefined,
+      id: null,
+      error: errors.parse(e instanceof Error ? e.message : "unreadable"),
+    };
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    return {
+      method: undefined,
+      id: null,
+      error: errors.invalidRequest(
+        Array.isArray(value)
+          ? "batches are not supported; send one JSON object per frame"
+          : "must be a JSON object",
+      ),
+    };
+  }
+  const frame = value as Record<string, unknown>;
+  const id = "id" in frame ? frame.id : null;
+  const method = typeof frame.method === "string" ? frame.method : undefined;
+  if (frame.jsonrpc !== "2.0") {
+    return { method, id, error: errors.invalidRequest(`'jsonrpc' must be "2.0"`) };
+  }
+  if (method === undefined) {
+    return { method: undefined, id, error: errors.invalidRequest("'method' must be a string") };
+  }
+  const params = frame.params;
+  if (params !== undefined && (params === null || typeof params !== "object" || Array.isArray(params))) {
+    return { method, id, error: errors.invalidParams("'params' must be an object when present") };
+  }
+  return { method, params: params as Record<string, unknown> | undefined, id };
+};
+
+export const isReply = (r: Request | Reply): r is Reply => "error" in r || "result" in r;
+
+/** JSON with bigint values written as exact integers (lovelace and asset quantities can pass 2^53). */
+export const stringify = (value: unknown): string => {
+  const marks: Array<string> = [];
+  const text = JSON.stringify(value, (_k, v) => {
+    if (typeof v !== "bigint") return v;
+    marks.push(v.toString());
+    return `\u0000${marks.length - 1}\u0000`;
+  });
+  return marks.length === 0 ? text : text.replace(/"\\u0000(\d+)\\u0000"/g, (_, i) => marks[Number(i)]!);
+};
+
+export const encodeReply = (reply: Reply): string =>
+  stringify({
+    jsonrpc: "2.0",
+    ...(reply.method === undefined ? {} : { method: reply.method }),
+    ...("error" in reply ? { error: reply.error } : { result: reply.result }),
+    id: reply.id,
+  });

@@ -1,0 +1,10 @@
+/** What a JSON-RPC method is: a program from the network and the request's params to a result or an error. */
+import type { Effect } from "effect";
+import type { ChainDatabases } from "@layers/chain_db.ts";
+import type { Network } from "@schemas/network.ts";
+import type { RpcError } from "./frame.ts";
+
+export type MethodProgram = (
+  network: Network,
+  params: Readonly<Record<string, unknown>> | undefined,
+) => Effect.Effect<unknown, RpcError, ChainDatabases>;

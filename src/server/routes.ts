@@ -1,0 +1,85 @@
+/**
+ * Every URL the service answers, with who may call it and what it costs (spec: Endpoints). A newcomer finds an
+ * endpoint here first; `run` leads to its program.
+ */
+import { Effect } from "effect";
+import type { Access, AccessShape, Grant } from "@layers/access.ts";
+import type { AppConfig, AppConfigShape } from "@layers/config.ts";
+import type { ChainDatabases } from "@layers/chain_db.ts";
+import type { Spend } from "@layers/rate_limiter.ts";
+import type { Family } from "@layers/usage.ts";
+import type { Network } from "@schemas/network.ts";
+import { health } from "@src/programs/health.ts";
+import { keyInfo } from "@src/programs/key_info.ts";
+import { ogmiosHealth } from "@src/programs/ogmios_health.ts";
+import { ogmiosHttp } from "./ogmios_http.ts";
+import { ogmiosWebSocket } from "./ogmios_ws.ts";
+import { json, restError } from "./responses.ts";
+
+export type AppServices = ChainDatabases | Access | AppConfig;
+export type Program = Effect.Effect<Response, never, AppServices>;
+
+export interface RouteContext {
+  readonly request: Request;
+  readonly url: URL;
+  /** Present on protected routes: the caller's key and its rate-limit state. */
+  readonly grant: Grant | undefined;
+  readonly secret: string | undefined;
+  readonly config: AppConfigShape;
+  readonly access: AccessShape;
+  readonly run: <A>(effect: Effect.Effect<A, never, AppServices>) => Promise<A>;
+}
+
+export interface Route {
+  readonly method: "GET" | "POST";
+  readonly path: string;
+  /** Protected routes name their usage family and what they spend; public ones need no key. */
+  readonly access: { readonly family: Family; readonly spend: Spend } | "public";
+  /** An Effect program, or a plain Response for answers that need no I/O (no fiber to start). */
+  readonly run: (ctx: RouteContext) => Program | Response;
+}
+
+const noStore = { "cache-control": "no-store" };
+const ogmios = { family: "ogmios", spend: "request" } as const;
+
+const ogmiosRoutes = (network: Network, base: string): Array<Route> => [
+  { method: "POST", path: base, access: ogmios, run: (ctx) => ogmiosHttp(ctx.request, network) },
+  {
+    method: "GET",
+    path: base,
+    access: ogmios,
+    run: (ctx) =>
+      ctx.request.headers.get("upgrade")?.toLowerCase() === "websocket"
+        ? ogmiosWebSocket({ ...ctx, network, secret: ctx.secret!, grant: ctx.grant! })
+        : restError(400, `${base} expects a WebSocket upgrade (or POST a JSON-RPC request)`),
+  },
+  {
+    method: "GET",
+    path: `${base}/health`,
+    access: "public",
+    run: () =>
+      ogmiosHealth(network).pipe(
+        Effect.map((h) => json(h, 200, noStore)),
+        Effect.catchAll((e) =>
+          Effect.succeed(restError(503, `The ${network} chain database is unavailable: ${e.message}`))
+        ),
+      ),
+  },
+];
+
+export const routes: ReadonlyArray<Route> = [
+  {
+    method: "GET",
+    path: "/health",
+    access: "public",
+    run: () => Effect.map(health(), (h) => json(h, h.status === "ok" ? 200 : 503, noStore)),
+  },
+  {
+    method: "GET",
+    path: "/v1/key",
+    access: { family: "account", spend: "request" },
+    run: (ctx) => json(keyInfo(ctx.grant!, ctx.config.limits), 200, noStore),
+  },
+  ...ogmiosRoutes("mainnet", "/v1/ogmios"),
+  ...ogmiosRoutes("preprod", "/v1/preprod/ogmios"),
+];
