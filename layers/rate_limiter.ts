@@ -73,10 +73,21 @@ const decide = (limits: Limits, tier: Tier, c: Counts): LimitDecision => {
 };
 
 /** One instance's budgets, in maps keyed by API key id. */
-export const makeMemoryRateLimiter = (limits: Limits): RateLimiterShape => {
+/** What a restarted instance already knows of today: requests per key today, submission times in the last hour. */
+export interface MemoryLimiterHistory {
+  readonly day: number;
+  readonly requestsToday: ReadonlyMap<number, number>;
+  readonly submissions: ReadonlyMap<number, ReadonlyArray<number>>;
+}
+
+export const makeMemoryRateLimiter = (limits: Limits, history?: MemoryLimiterHistory): RateLimiterShape => {
   const seconds = new Map<string, { second: number; count: number }>();
-  const days = new Map<number, { day: number; count: number }>();
-  const submissions = new Map<number, Array<number>>();
+  const days = new Map<number, { day: number; count: number }>(
+    [...(history?.requestsToday ?? [])].map(([keyId, count]) => [keyId, { day: history!.day, count }]),
+  );
+  const submissions = new Map<number, Array<number>>(
+    [...(history?.submissions ?? [])].map(([keyId, times]) => [keyId, [...times]]),
+  );
   const tick = (key: string, second: number) => {
     const w = seconds.get(key);
     if (w && w.second === second) return ++w.count;
@@ -187,8 +198,46 @@ export const makeRedisRateLimiter = (redis: Redis, limits: Limits, prefix = "cds
       })),
 });
 
-export const RateLimiterMemory = (limits: Limits): Layer.Layer<RateLimiter> =>
-  Layer.succeed(RateLimiter, makeMemoryRateLimiter(limits));
+/**
+ * In-memory budgets, started from the usage already recorded in the service database today, so a restart does
+ * not hand every FREE key a fresh daily quota or submission allowance.
+ */
+export const RateLimiterMemory = (limits: Limits): Layer.Layer<RateLimiter, never, ServiceDatabase> =>
+  Layer.effect(
+    RateLimiter,
+    Effect.gen(function* () {
+      const { sql } = yield* ServiceDatabase;
+      const now = yield* Clock.currentTimeMillis;
+      const day = Math.floor(now / dayMs);
+      const today = new Date(day * dayMs);
+      const history = yield* Effect.all([
+        sql<{ keyId: string; n: string }>`
+          select key_id::text as "keyId", sum(requests)::text as n from cds.usage_daily
+          where day = ${today.toISOString().slice(0, 10)}::date group by key_id`,
+        sql<{ keyId: string; at: Date }>`
+          select key_id::text as "keyId", at from cds.submission where at > ${new Date(
+          now - hourMs,
+        )} order by at`,
+      ]).pipe(
+        Effect.map(([requests, subs]): MemoryLimiterHistory => {
+          const submissions = new Map<number, Array<number>>();
+          for (const s of subs) {
+            submissions.set(Number(s.keyId), [...(submissions.get(Number(s.keyId)) ?? []), s.at.getTime()]);
+          }
+          return {
+            day,
+            requestsToday: new Map(requests.map((r) => [Number(r.keyId), Number(r.n)])),
+            submissions,
+          };
+        }),
+        Effect.tapError((e) =>
+          Effect.logWarning(`limits start empty: cannot read today's usage: ${e.message}`)
+        ),
+        Effect.orElseSucceed(() => undefined),
+      );
+      return makeMemoryRateLimiter(limits, history);
+    }),
+  );
 
 /** Counters live under `cds:<installation>:rl`, the installation being the service database's own id. */
 export const RateLimiterRedis = (

@@ -146,8 +146,9 @@ Deno.test({
         assert.equal(r.headers.get("x-ratelimit-reset"), "1");
       });
 
+      const daily = await createKey(env, "--tier", "free", "--name", "daily");
       await t.step("past the FREE daily quota: 429 until the UTC day ends", async () => {
-        const k = await createKey(env, "--tier", "free", "--name", "daily");
+        const k = daily;
         let last;
         for (let i = 0; i < 13; i++) {
           last = await call(service.base, { key: k.key });
@@ -171,6 +172,9 @@ Deno.test({
             .reduce((s, l) => s + Number(l.trim().split(/\s+/).pop()), 0);
         assert.equal(count(after.stdout), 4, after.stdout.join("\n"));
         assert.ok(count(before.stdout) <= 4);
+        const stillSpent = await call(service.base, { key: daily.key });
+        assert.equal(stillSpent.status, 429, "a restart does not hand out a fresh daily quota");
+        assert.match(stillSpent.body.error.message, /^Daily request limit exceeded/);
       });
 
       await t.step({
