@@ -49,16 +49,8 @@ export interface KeyStoreShape {
 
 export class KeyStore extends Context.Tag("KeyStore")<KeyStore, KeyStoreShape>() {}
 
-interface KeyRow {
-  readonly id: string;
-  readonly account: string;
-  readonly name: string;
-  readonly tier: Tier;
-  readonly status: KeyStatus;
-  readonly hint: string;
-  readonly createdAt: Date;
-  readonly expiresAt: Date | null;
-}
+/** A row as SQL returns it: bigint ids come back as decimal strings. */
+type KeyRow = Omit<KeyRecord, "id"> & { readonly id: string };
 
 const toRecord = (r: KeyRow): KeyRecord => ({ ...r, id: Number(r.id) });
 
