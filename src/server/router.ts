@@ -28,6 +28,40 @@ const ogmiosHealthQuirk = (url: URL): URL | undefined => {
   return new URL(`${url.pathname}/health`, url);
 };
 
+interface CompiledRoute {
+  readonly route: Route;
+  readonly pattern: RegExp;
+  readonly names: ReadonlyArray<string>;
+}
+
+const compile = (route: Route): CompiledRoute => {
+  const names: Array<string> = [];
+  const source = route.path.split("/").map((segment) => {
+    if (!segment.startsWith(":")) return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    names.push(segment.slice(1));
+    return "([^/]+)";
+  }).join("/");
+  return { route, pattern: new RegExp(`^${source}$`), names };
+};
+
+const compiled = routes.map(compile);
+
+/** The routes whose path matches, with their decoded parameters (undefined values: undecodable escapes). */
+const match = (pathname: string) =>
+  compiled.flatMap((c) => {
+    const m = c.pattern.exec(pathname);
+    if (!m) return [];
+    const params: Record<string, string> = {};
+    c.names.forEach((name, i) => {
+      try {
+        params[name] = decodeURIComponent(m[i + 1]!);
+      } catch {
+        params[name] = m[i + 1]!;
+      }
+    });
+    return [{ route: c.route, params }];
+  });
+
 /** Builds the handler over a runtime whose layers are already built (it reads Access and AppConfig once). */
 export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, unknown>): Handler => {
   const [access, config] = runtime.runSync(Effect.all([Access, AppConfig]));
@@ -43,22 +77,24 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
   return (request) => {
     let url = new URL(request.url);
     url = ogmiosHealthQuirk(url) ?? url;
-    const candidates = routes.filter((r) => r.path === url.pathname);
+    const candidates = match(url.pathname);
     if (candidates.length === 0) {
       return Promise.resolve(restError(404, `No route for ${request.method} ${url.pathname}`));
     }
     const method = request.method === "HEAD" ? "GET" : request.method;
-    const route: Route | undefined = candidates.find((r) => r.method === method);
-    if (!route) {
-      const allow = candidates.map((r) => r.method).join(", ");
+    const found = candidates.find((c) => c.route.method === method);
+    if (!found) {
+      const allow = [...new Set(candidates.map((c) => c.route.method))].join(", ");
       return Promise.resolve(
         restError(405, `${request.method} is not allowed on ${url.pathname}`, { allow }),
       );
     }
+    const { route, params } = found;
     const secret = apiKeyOf(request, url);
     const ctx = (grant: Grant | undefined): RouteContext => ({
       request,
       url,
+      params,
       grant,
       secret,
       config,

@@ -22,6 +22,8 @@ export type Program = Effect.Effect<Response, never, AppServices>;
 export interface RouteContext {
   readonly request: Request;
   readonly url: URL;
+  /** The path's `:name` segments, decoded. */
+  readonly params: Readonly<Record<string, string>>;
   /** Present on protected routes: the caller's key and its rate-limit state. */
   readonly grant: Grant | undefined;
   readonly secret: string | undefined;
@@ -32,6 +34,7 @@ export interface RouteContext {
 
 export interface Route {
   readonly method: "GET" | "POST";
+  /** A path, with `:name` for a parameter segment (`/v2/explorer/:network/block/:id`). */
   readonly path: string;
   /** Protected routes name their usage family and what they spend; public ones need no key. */
   readonly access: { readonly family: Family; readonly spend: Spend } | "public";

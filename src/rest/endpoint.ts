@@ -1,0 +1,67 @@
+/**
+ * Serving an endpoint declared in schemas/api.ts: its path and query parameters are decoded with the endpoint's
+ * own Schemas (a failure is a 400 naming the parameter), its program runs, and its answer is encoded with the
+ * endpoint's success Schema. The same declarations produce /openapi.json, so the document cannot drift.
+ */
+import type { HttpApiEndpoint } from "@effect/platform";
+import { Effect, Either, Option, ParseResult, Schema } from "effect";
+import type { SqlError } from "@effect/sql/SqlError";
+import { DatabaseUnavailable } from "@src/domain/errors.ts";
+import { json } from "@src/server/responses.ts";
+import type { AppServices, Route, RouteContext } from "@src/server/routes.ts";
+import { InvalidParameter, type RestFailure, toResponse } from "./failures.ts";
+
+/** The first decoding issue as `parameter: why`. */
+const firstIssue = (error: ParseResult.ParseError, fallback: string): InvalidParameter => {
+  const [issue] = ParseResult.ArrayFormatter.formatErrorSync(error);
+  const parameter = issue?.path.map(String).join(".") || fallback;
+  const reason = issue?.message.replace(/^Expected /, "expected ") ?? "is malformed";
+  return new InvalidParameter({ parameter, reason });
+};
+
+const decode = <A>(schema: Option.Option<Schema.Schema<A, unknown>>, input: unknown, fallback: string) =>
+  Option.match(schema, {
+    onNone: () => Either.right(undefined as A),
+    onSome: (s) =>
+      Either.mapLeft(
+        Schema.decodeUnknownEither(s, { errors: "first" })(input),
+        (e) => firstIssue(e, fallback),
+      ),
+  });
+
+export interface EndpointInput<P, Q> {
+  readonly path: P;
+  readonly query: Q;
+  readonly ctx: RouteContext;
+}
+
+/** Database failures inside programs become the typed `DatabaseUnavailable` (503), never a 500. */
+export const fromSql = (network: DatabaseUnavailable["network"]) => (e: SqlError) =>
+  new DatabaseUnavailable({ network, message: e.message });
+
+export const serve = <P, Q, A, I>(
+  // deno-lint-ignore no-explicit-any
+  endpoint: HttpApiEndpoint.HttpApiEndpoint<string, any, P, Q, any, any, A, any, any, any>,
+  access: Route["access"],
+  program: (input: EndpointInput<P, Q>) => Effect.Effect<A, RestFailure, AppServices>,
+  headers: (value: A) => Record<string, string> = () => ({}),
+): Route => ({
+  method: endpoint.method as "GET" | "POST",
+  path: endpoint.path,
+  access,
+  run: (ctx) => {
+    const path = decode(endpoint.pathSchema as Option.Option<Schema.Schema<P, unknown>>, ctx.params, "path");
+    if (Either.isLeft(path)) return toResponse(path.left);
+    const query = decode(
+      endpoint.urlParamsSchema as Option.Option<Schema.Schema<Q, unknown>>,
+      Object.fromEntries(ctx.url.searchParams),
+      "query",
+    );
+    if (Either.isLeft(query)) return toResponse(query.left);
+    const encode = Schema.encodeSync(endpoint.successSchema as unknown as Schema.Schema<A, I>);
+    return program({ path: path.right, query: query.right, ctx }).pipe(
+      Effect.map((value) => json(encode(value), 200, headers(value))),
+      Effect.catchAll((failure) => Effect.succeed(toResponse(failure))),
+    );
+  },
+});

@@ -1,0 +1,28 @@
+/**
+ * What a REST program may fail with, and how each failure reaches the wire as the spec's `{error, message}`.
+ * Programs fail with these tagged errors; only `toResponse` knows statuses.
+ */
+import { Data, Match } from "effect";
+import type { DatabaseUnavailable } from "@src/domain/errors.ts";
+import { restError } from "@src/server/responses.ts";
+
+/** A parameter the client sent is malformed: 400, naming the parameter and why. */
+export class InvalidParameter extends Data.TaggedError("InvalidParameter")<{
+  readonly parameter: string;
+  readonly reason: string;
+}> {}
+
+/** The thing asked for does not exist on this network: 404. */
+export class NotFoundError extends Data.TaggedError("NotFoundError")<{ readonly message: string }> {}
+
+export type RestFailure = InvalidParameter | NotFoundError | DatabaseUnavailable;
+
+export const toResponse = (failure: RestFailure): Response =>
+  Match.value(failure).pipe(
+    Match.tagsExhaustive({
+      InvalidParameter: (e) => restError(400, `Invalid ${e.parameter}: ${e.reason}`),
+      NotFoundError: (e) => restError(404, e.message),
+      DatabaseUnavailable: (e) =>
+        restError(503, `The ${e.network} database is unavailable; try again shortly`),
+    }),
+  );
