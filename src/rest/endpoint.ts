@@ -39,26 +39,41 @@ export interface EndpointInput<P, Q> {
 export const fromSql = (network: DatabaseUnavailable["network"]) => (e: SqlError) =>
   new DatabaseUnavailable({ network, message: e.message });
 
-export const serve = <P, Q, A, I>(
-  // deno-lint-ignore no-explicit-any
-  endpoint: HttpApiEndpoint.HttpApiEndpoint<string, any, P, Q, any, any, A, any, any, any>,
+type E = HttpApiEndpoint.HttpApiEndpoint.Any;
+type PathOf<X extends E> = HttpApiEndpoint.HttpApiEndpoint.PathParsed<X>;
+type QueryOf<X extends E> = HttpApiEndpoint.HttpApiEndpoint.UrlParams<X>;
+type SuccessOf<X extends E> = HttpApiEndpoint.HttpApiEndpoint.Success<X>;
+
+export const serve = <X extends E>(
+  endpoint: X,
   access: Route["access"],
-  program: (input: EndpointInput<P, Q>) => Effect.Effect<A, RestFailure, AppServices>,
-  headers: (value: A) => Record<string, string> = () => ({}),
+  program: (
+    input: EndpointInput<PathOf<X>, QueryOf<X>>,
+  ) => Effect.Effect<SuccessOf<X>, RestFailure, AppServices>,
+  headers: (value: SuccessOf<X>) => Record<string, string> = () => ({}),
 ): Route => ({
-  method: endpoint.method as "GET" | "POST",
-  path: endpoint.path,
+  method: (endpoint as unknown as { method: "GET" | "POST" }).method,
+  path: (endpoint as unknown as { path: string }).path,
   access,
   run: (ctx) => {
-    const path = decode(endpoint.pathSchema as Option.Option<Schema.Schema<P, unknown>>, ctx.params, "path");
+    const e = endpoint as unknown as HttpApiEndpoint.HttpApiEndpoint<
+      string,
+      "GET",
+      PathOf<X>,
+      QueryOf<X>,
+      never,
+      never,
+      SuccessOf<X>
+    >;
+    const path = decode(e.pathSchema as Option.Option<Schema.Schema<PathOf<X>, unknown>>, ctx.params, "path");
     if (Either.isLeft(path)) return toResponse(path.left);
     const query = decode(
-      endpoint.urlParamsSchema as Option.Option<Schema.Schema<Q, unknown>>,
+      e.urlParamsSchema as Option.Option<Schema.Schema<QueryOf<X>, unknown>>,
       Object.fromEntries(ctx.url.searchParams),
       "query",
     );
     if (Either.isLeft(query)) return toResponse(query.left);
-    const encode = Schema.encodeSync(endpoint.successSchema as unknown as Schema.Schema<A, I>);
+    const encode = Schema.encodeSync(e.successSchema as unknown as Schema.Schema<SuccessOf<X>, unknown>);
     return program({ path: path.right, query: query.right, ctx }).pipe(
       Effect.map((value) => json(encode(value), 200, headers(value))),
       Effect.catchAll((failure) => Effect.succeed(toResponse(failure))),

@@ -12,6 +12,10 @@ import type { Network } from "@schemas/network.ts";
 import { health } from "@src/programs/health.ts";
 import { keyInfo } from "@src/programs/key_info.ts";
 import { ogmiosHealth } from "@src/programs/ogmios_health.ts";
+import { txStatus as txStatusEndpoint } from "@schemas/api.ts";
+import { txStatus } from "@src/programs/tx_status.ts";
+import { serve } from "@src/rest/endpoint.ts";
+import { docsAsset, docsPage, openApiDocument } from "@src/rest/openapi.ts";
 import { ogmiosHttp } from "./ogmios_http.ts";
 import { ogmiosWebSocket } from "./ogmios_ws.ts";
 import { json, restError } from "./responses.ts";
@@ -83,6 +87,28 @@ export const routes: ReadonlyArray<Route> = [
     access: { family: "account", spend: "request" },
     run: (ctx) => json(keyInfo(ctx.grant!, ctx.config.limits), 200, noStore),
   },
+  { method: "GET", path: "/openapi.json", access: "public", run: () => json(openApiDocument, 200) },
+  {
+    method: "GET",
+    path: "/docs",
+    access: "public",
+    run: () => new Response(docsPage, { headers: { "content-type": "text/html; charset=utf-8" } }),
+  },
+  {
+    method: "GET",
+    path: "/docs/:asset",
+    access: "public",
+    run: (ctx) =>
+      Effect.promise(async () =>
+        (await docsAsset(ctx.params.asset!)) ?? restError(404, `No docs asset ${ctx.params.asset}`)
+      ),
+  },
+  serve(
+    txStatusEndpoint,
+    { family: "rest", spend: "request" },
+    ({ query }) => txStatus(query.txHash, query.network),
+    (status) => ({ "cache-control": status.found ? "public, max-age=5" : "public, max-age=2" }),
+  ),
   ...ogmiosRoutes("mainnet", "/v1/ogmios"),
   ...ogmiosRoutes("preprod", "/v1/preprod/ogmios"),
 ];

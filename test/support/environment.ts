@@ -7,7 +7,10 @@
 import { Effect } from "effect";
 import { join } from "node:path";
 import { seedDemoChainPglite } from "@src/demo_chain/seed.ts";
-import { openPglite } from "@layers/sql_pglite.ts";
+import * as Reactivity from "@effect/experimental/Reactivity";
+import type { SqlClient } from "@effect/sql/SqlClient";
+import { makePgliteSqlClientFrom, openPglite } from "@layers/sql_pglite.ts";
+import type { Network } from "@schemas/network.ts";
 import { createTestChain, type TestChain } from "./demo_chain.ts";
 import { createTestDatabase, type TestDatabase, testDatabaseUrl } from "./databases.ts";
 
@@ -31,12 +34,30 @@ const seededTemplate = (): Promise<string> =>
 export interface TestEnvironment {
   /** Environment variables for `startService` (and the keys CLI). */
   readonly env: Record<string, string>;
+  /** SQL on a copy of the chain the service serves (same data), for expected values. */
+  readonly chainSql: (network: Network) => Promise<SqlClient>;
   readonly close: () => Promise<void>;
 }
+
+const templateClients = new Map<Network, Promise<SqlClient>>();
+
+/** The seeded template opened in this process (the services run on copies of it). */
+const templateSql = (network: Network): Promise<SqlClient> => {
+  let client = templateClients.get(network);
+  if (!client) {
+    client = seededTemplate().then(async (dir) => {
+      const db = await openPglite(join(dir, network));
+      return Effect.runPromise(makePgliteSqlClientFrom(db).pipe(Effect.provide(Reactivity.layer)));
+    });
+    templateClients.set(network, client);
+  }
+  return client;
+};
 
 export const createTestEnvironment = async (label: string): Promise<TestEnvironment> => {
   const dataDir = await Deno.makeTempDir({ prefix: `cds-${label}-` });
   const closers: Array<() => Promise<void>> = [() => Deno.remove(dataDir, { recursive: true })];
+  let chainSqlByNetwork: Record<Network, SqlClient> | undefined;
   const env: Record<string, string> = { DATA_DIR: dataDir };
   if (redisUrl) env.REDIS_URL = redisUrl;
   if (testDatabaseUrl) {
@@ -45,6 +66,7 @@ export const createTestEnvironment = async (label: string): Promise<TestEnvironm
       createTestChain(`${label}_preprod`, "preprod"),
     ]);
     const service: TestDatabase = await createTestDatabase(`${label}_service`);
+    chainSqlByNetwork = { mainnet: chains[0]!.sql, preprod: chains[1]!.sql };
     env.MAINNET_DATABASE_URL = chains[0]!.url!;
     env.PREPROD_DATABASE_URL = chains[1]!.url!;
     env.SERVICE_DATABASE_URL = service.url!;
@@ -59,6 +81,9 @@ export const createTestEnvironment = async (label: string): Promise<TestEnvironm
   }
   return {
     env,
+    chainSql: (
+      network,
+    ) => (chainSqlByNetwork ? Promise.resolve(chainSqlByNetwork[network]) : templateSql(network)),
     close: async () => {
       for (const close of closers.reverse()) await close().catch(() => {});
     },

@@ -1,0 +1,54 @@
+/**
+ * `/openapi.json` from the declarations in schemas/api.ts (OpenAPI 3.1, version 1.0.0), and `/docs`, a Swagger UI
+ * page whose assets come from the npm package swagger-ui-dist, served from here (no CDN).
+ */
+import { OpenApi } from "@effect/platform";
+import { Api } from "@schemas/api.ts";
+
+/** The document, with the `apikey` scheme on every operation (Effect writes `security: []`, i.e. none, per op). */
+export const openApiDocument = (() => {
+  const doc = OpenApi.fromApi(Api) as unknown as Record<string, unknown> & {
+    info: Record<string, unknown>;
+    paths: Record<string, Record<string, Record<string, unknown>>>;
+    components: Record<string, unknown>;
+  };
+  doc.info = {
+    title: "Cardano data service",
+    version: "1.0.0",
+    description:
+      "Cardano chain data from cardano-db-sync: public REST, explorer, GraphQL and Ogmios-compatible JSON-RPC.",
+  };
+  doc.components = {
+    ...doc.components,
+    securitySchemes: { apikey: { type: "apiKey", in: "header", name: "apikey" } },
+  };
+  doc.security = [{ apikey: [] }];
+  for (const operations of Object.values(doc.paths)) {
+    for (const operation of Object.values(operations)) operation.security = [{ apikey: [] }];
+  }
+  return doc;
+})();
+
+const assetsDir = new URL("../../node_modules/swagger-ui-dist/", import.meta.url);
+const assetTypes: Readonly<Record<string, string>> = {
+  "swagger-ui.css": "text/css; charset=utf-8",
+  "swagger-ui-bundle.js": "text/javascript; charset=utf-8",
+  "swagger-ui-standalone-preset.js": "text/javascript; charset=utf-8",
+  "favicon-32x32.png": "image/png",
+};
+
+/** A docs asset from swagger-ui-dist, or undefined for names that are not ours to serve. */
+export const docsAsset = async (name: string): Promise<Response | undefined> => {
+  const type = assetTypes[name];
+  if (!type) return undefined;
+  const body = await Deno.readFile(new URL(name, assetsDir));
+  return new Response(body, { headers: { "content-type": type, "cache-control": "public, max-age=86400" } });
+};
+
+export const docsPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Cardano data service API</title>
+<link rel="stylesheet" href="/docs/swagger-ui.css"><link rel="icon" href="/docs/favicon-32x32.png"></head>
+<body><div id="ui"></div>
+<script src="/docs/swagger-ui-bundle.js"></script><script src="/docs/swagger-ui-standalone-preset.js"></script>
+<script>window.ui = SwaggerUIBundle({ url: "/openapi.json", dom_id: "#ui", presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset], layout: "StandaloneLayout" });</script>
+</body></html>`;
