@@ -5,6 +5,7 @@
  */
 import { Layer, Option, Redacted } from "effect";
 import { AccessLive } from "./access.ts";
+import { CacheMemory } from "./cache.ts";
 import { AppConfig, type AppConfigShape } from "./config.ts";
 import { ChainDatabasesLive } from "./chain_db.ts";
 import { ChainClockLive } from "./chain_clock.ts";
@@ -25,5 +26,12 @@ export const makeAppLayer = (config: AppConfigShape) => {
     Layer.provide(Layer.mergeAll(KeyStoreLive(config.apiKeyPrefix), UsageLive, limiter)),
     Layer.provide(serviceDb),
   );
-  return Layer.mergeAll(configLayer, chains, ChainClockLive.pipe(Layer.provide(chains)), serviceDb, access);
+  return Layer.mergeAll(
+    configLayer,
+    chains,
+    ChainClockLive.pipe(Layer.provide(chains)),
+    serviceDb,
+    access,
+    CacheMemory,
+  );
 };

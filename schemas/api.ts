@@ -8,7 +8,7 @@ import { Schema } from "effect";
 import { AccessError, BadRequest, NotFound, ServiceUnavailable } from "./errors.ts";
 import { NetworkParam } from "./network.ts";
 import { Hash32 } from "./primitives.ts";
-import { TxStatus } from "./public.ts";
+import { ProtocolParameters, TxStatus } from "./public.ts";
 
 export const apiKeySecurity = HttpApiSecurity.apiKey({ key: "apikey", in: "header" });
 
@@ -23,8 +23,19 @@ export const txStatus = HttpApiEndpoint.get("txStatus", "/api/public/tx-status")
   .addError(BadRequest)
   .addError(ServiceUnavailable);
 
+const networkQuery = Schema.Struct({
+  network: Schema.optionalWith(NetworkParam, { default: () => "mainnet" as const }),
+});
+
+export const protocolParameters = HttpApiEndpoint.get("protocolParameters", "/api/public/protocol-parameters")
+  .setUrlParams(networkQuery)
+  .addSuccess(ProtocolParameters)
+  .addError(BadRequest)
+  .addError(ServiceUnavailable);
+
 export class PublicGroup extends HttpApiGroup.make("public")
   .add(txStatus)
+  .add(protocolParameters)
   .addError(AccessError) {}
 
 export class Api extends HttpApi.make("cardano-data-service")

@@ -10,3 +10,10 @@ export const TxStatus = Schema.Struct({
   fee: Schema.optional(Lovelace),
 }).annotations({ identifier: "TxStatus" });
 export type TxStatus = typeof TxStatus.Type;
+
+/** An open object in Ogmios' ledger-query format (the spec names a few members; all of Ogmios' are present). */
+export const ProtocolParameters = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
+  identifier: "ProtocolParameters",
+  description: "Ogmios v6 ProtocolParameters: minFeeCoefficient, minFeeConstant, maxBlockBodySize, " +
+    "maxTransactionSize, stakeCredentialDeposit, stakePoolDeposit, plutusCostModels, ...",
+});

@@ -3,10 +3,10 @@
  * case-sensitive Ogmios name; each lives in `methods/`.
  */
 import { Effect } from "effect";
-import type { ChainDatabases } from "@layers/chain_db.ts";
 import type { Network } from "@schemas/network.ts";
 import { errors, isReply, parseFrame, type Reply, type Request } from "./frame.ts";
-import type { MethodProgram } from "./method.ts";
+import type { MethodProgram, MethodServices } from "./method.ts";
+import { protocolParametersMethod } from "./methods/protocol_parameters.ts";
 import { blockHeight } from "./methods/block_height.ts";
 import { epoch } from "./methods/epoch.ts";
 import { startTime } from "./methods/start_time.ts";
@@ -18,10 +18,11 @@ export const methods: Readonly<Record<string, MethodProgram>> = {
   "queryNetwork/blockHeight": blockHeight,
   "queryNetwork/startTime": startTime,
   "queryLedgerState/epoch": epoch,
+  "queryLedgerState/protocolParameters": protocolParametersMethod,
 };
 
 /** Runs a parsed request; every failure becomes an error reply carrying the method and id. */
-export const run = (network: Network, request: Request): Effect.Effect<Reply, never, ChainDatabases> => {
+export const run = (network: Network, request: Request): Effect.Effect<Reply, never, MethodServices> => {
   const method = Object.hasOwn(methods, request.method) ? methods[request.method] : undefined;
   if (!method) {
     return Effect.succeed({
@@ -37,7 +38,7 @@ export const run = (network: Network, request: Request): Effect.Effect<Reply, ne
 };
 
 /** Parses then runs one frame. */
-export const dispatch = (network: Network, text: string): Effect.Effect<Reply, never, ChainDatabases> => {
+export const dispatch = (network: Network, text: string): Effect.Effect<Reply, never, MethodServices> => {
   const parsed = parseFrame(text);
   return isReply(parsed) ? Effect.succeed(parsed) : run(network, parsed);
 };

@@ -3,6 +3,7 @@
  * `method` and the request's `id` verbatim (any JSON value; null when the request had none); malformed frames get
  * the standard codes with a message saying what is wrong. Integers beyond 2^53 are written as exact digits.
  */
+import { stringify } from "@src/domain/json.ts";
 
 export type JsonRpcId = unknown;
 
@@ -81,17 +82,6 @@ export const parseFrame = (text: string): Request | Reply => {
 };
 
 export const isReply = (r: Request | Reply): r is Reply => "error" in r || "result" in r;
-
-/** JSON with bigint values written as exact integers (lovelace and asset quantities can pass 2^53). */
-export const stringify = (value: unknown): string => {
-  const marks: Array<string> = [];
-  const text = JSON.stringify(value, (_k, v) => {
-    if (typeof v !== "bigint") return v;
-    marks.push(v.toString());
-    return `\u0000${marks.length - 1}\u0000`;
-  });
-  return marks.length === 0 ? text : text.replace(/"\\u0000(\d+)\\u0000"/g, (_, i) => marks[Number(i)]!);
-};
 
 export const encodeReply = (reply: Reply): string =>
   stringify({

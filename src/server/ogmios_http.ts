@@ -3,7 +3,7 @@
  * endpoint: 200 with the reply, 400 when the reply is an error.
  */
 import { Effect } from "effect";
-import type { ChainDatabases } from "@layers/chain_db.ts";
+import type { MethodServices } from "@src/jsonrpc/method.ts";
 import type { Network } from "@schemas/network.ts";
 import { dispatch } from "@src/jsonrpc/dispatch.ts";
 import { encodeReply, errors } from "@src/jsonrpc/frame.ts";
@@ -20,7 +20,7 @@ const reply = (text: string, failed: boolean) =>
 export const ogmiosHttp = (
   request: Request,
   network: Network,
-): Effect.Effect<Response, never, ChainDatabases> =>
+): Effect.Effect<Response, never, MethodServices> =>
   Effect.gen(function* () {
     const declared = Number(request.headers.get("content-length") ?? 0);
     const body = declared > maxBodyBytes

@@ -9,7 +9,7 @@ import { AccessDenied, type AccessShape, type Grant } from "@layers/access.ts";
 import type { Network } from "@schemas/network.ts";
 import { run as runRequest } from "@src/jsonrpc/dispatch.ts";
 import { encodeReply, errors, isReply, parseFrame, type Reply } from "@src/jsonrpc/frame.ts";
-import type { ChainDatabases } from "@layers/chain_db.ts";
+import type { MethodServices } from "@src/jsonrpc/method.ts";
 
 export interface WebSocketContext {
   readonly request: Request;
@@ -17,7 +17,7 @@ export interface WebSocketContext {
   readonly secret: string;
   readonly grant: Grant;
   readonly access: AccessShape;
-  readonly run: <A>(effect: Effect.Effect<A, never, ChainDatabases>) => Promise<A>;
+  readonly run: <A>(effect: Effect.Effect<A, never, MethodServices>) => Promise<A>;
 }
 
 /** Policy-violation close code, used when the key stops being valid mid-connection. */

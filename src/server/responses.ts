@@ -1,7 +1,8 @@
 /** JSON responses and the spec's REST error envelope `{error, message}`, built in one place. */
+import { stringify } from "@src/domain/json.ts";
 
 export const json = (body: unknown, status = 200, headers: HeadersInit = {}): Response =>
-  new Response(JSON.stringify(body), {
+  new Response(stringify(body), {
     status,
     headers: { "content-type": "application/json; charset=utf-8", ...headers },
   });

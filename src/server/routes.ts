@@ -5,6 +5,7 @@
 import { Effect } from "effect";
 import type { Access, AccessShape, Grant } from "@layers/access.ts";
 import type { AppConfig, AppConfigShape } from "@layers/config.ts";
+import type { Cache } from "@layers/cache.ts";
 import type { ChainDatabases } from "@layers/chain_db.ts";
 import type { Spend } from "@layers/rate_limiter.ts";
 import type { Family } from "@layers/usage.ts";
@@ -12,7 +13,8 @@ import type { Network } from "@schemas/network.ts";
 import { health } from "@src/programs/health.ts";
 import { keyInfo } from "@src/programs/key_info.ts";
 import { ogmiosHealth } from "@src/programs/ogmios_health.ts";
-import { txStatus as txStatusEndpoint } from "@schemas/api.ts";
+import * as api from "@schemas/api.ts";
+import { protocolParameters } from "@src/programs/protocol_parameters.ts";
 import { txStatus } from "@src/programs/tx_status.ts";
 import { serve } from "@src/rest/endpoint.ts";
 import { docsAsset, docsPage, openApiDocument } from "@src/rest/openapi.ts";
@@ -20,7 +22,7 @@ import { ogmiosHttp } from "./ogmios_http.ts";
 import { ogmiosWebSocket } from "./ogmios_ws.ts";
 import { json, restError } from "./responses.ts";
 
-export type AppServices = ChainDatabases | Access | AppConfig;
+export type AppServices = ChainDatabases | Access | AppConfig | Cache;
 export type Program = Effect.Effect<Response, never, AppServices>;
 
 export interface RouteContext {
@@ -104,7 +106,13 @@ export const routes: ReadonlyArray<Route> = [
       ),
   },
   serve(
-    txStatusEndpoint,
+    api.protocolParameters,
+    { family: "rest", spend: "request" },
+    ({ query }) => protocolParameters(query.network),
+    () => ({ "cache-control": "public, max-age=3600" }),
+  ),
+  serve(
+    api.txStatus,
     { family: "rest", spend: "request" },
     ({ query }) => txStatus(query.txHash, query.network),
     (status) => ({ "cache-control": status.found ? "public, max-age=5" : "public, max-age=2" }),

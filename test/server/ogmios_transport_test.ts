@@ -9,6 +9,7 @@ import { createInteractionContext, createLedgerStateQueryClient } from "@cardano
 import { WebSocket } from "ws";
 import { startService } from "../support/service.ts";
 import { createKey, createTestEnvironment, keysCli } from "../support/environment.ts";
+import { assertMatchesOgmiosSchema } from "../support/ogmios_schema.ts";
 
 const post = async (base: string, key: string, body: string, path = "/v1/ogmios") => {
   const r = await fetch(`${base}${path}`, { method: "POST", headers: { apikey: key }, body });
@@ -115,6 +116,24 @@ Deno.test({
           }
         },
       );
+
+      await t.step("every result validates against Ogmios' JSON schema", async () => {
+        const methods: Array<[string, string]> = [
+          ["queryNetwork/tip", "QueryNetworkTipResponse"],
+          ["queryLedgerState/tip", "QueryLedgerStateTipResponse"],
+          ["queryNetwork/blockHeight", "QueryNetworkBlockHeightResponse"],
+          ["queryNetwork/startTime", "QueryNetworkStartTimeResponse"],
+          ["queryLedgerState/epoch", "QueryLedgerStateEpochResponse"],
+        ];
+        for (const [method, response] of methods) {
+          const r = await post(
+            service.base,
+            paid.key,
+            JSON.stringify({ jsonrpc: "2.0", method, id: { requestId: "s" } }),
+          );
+          await assertMatchesOgmiosSchema(`ogmios.json#/properties/${response}`, r.body);
+        }
+      });
 
       await t.step("WebSocket: the key is required in the apikey query parameter", async () => {
         await assert.rejects(connect(`${ws}/v1/ogmios`), /HTTP 401/);

@@ -1,0 +1,10 @@
+/** JSON with bigint values written as exact integers (lovelace and asset quantities can pass 2^53). */
+export const stringify = (value: unknown): string => {
+  const marks: Array<string> = [];
+  const text = JSON.stringify(value, (_k, v) => {
+    if (typeof v !== "bigint") return v;
+    marks.push(v.toString());
+    return `\u0000${marks.length - 1}\u0000`;
+  });
+  return marks.length === 0 ? text : text.replace(/"\\u0000(\d+)\\u0000"/g, (_, i) => marks[Number(i)]!);
+};

@@ -1,0 +1,34 @@
+/**
+ * Protocol parameters in Ogmios' ledger-query shape, from db-sync's `epoch_param`/`cost_model`, cached for an
+ * hour per network (spec: "protocol parameters 1 hour"). Served by `GET /api/public/protocol-parameters` and the
+ * JSON-RPC method `queryLedgerState/protocolParameters`.
+ */
+import { Effect } from "effect";
+import { Cache } from "@layers/cache.ts";
+import { ChainDatabases } from "@layers/chain_db.ts";
+import type { Network } from "@schemas/network.ts";
+import { toOgmiosProtocolParameters } from "@src/domain/protocol_parameters.ts";
+import { latestEpochParams } from "@src/queries/protocol_parameters.ts";
+import { fromSql } from "@src/rest/endpoint.ts";
+import { NotFoundError } from "@src/rest/failures.ts";
+
+export const protocolParametersTtl = "1 hour";
+
+export const protocolParameters = Effect.fn("protocolParameters.get")(function* (network: Network) {
+  const db = (yield* ChainDatabases).get(network);
+  const cache = yield* Cache;
+  return yield* cache.getOrCompute(
+    `protocol-parameters:${network}`,
+    protocolParametersTtl,
+    Effect.gen(function* () {
+      const row = yield* latestEpochParams(db.sql).pipe(Effect.mapError(fromSql(network)));
+      if (!row) {
+        return yield* new NotFoundError({
+          message:
+            `No protocol parameters on ${network} yet (db-sync writes epoch_param only with its ledger enabled)`,
+        });
+      }
+      return toOgmiosProtocolParameters(row);
+    }),
+  );
+});
