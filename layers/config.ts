@@ -22,6 +22,8 @@ export interface AppConfigShape {
   readonly logLevel: LogLevel.LogLevel;
   /** The `<PREFIX>` of new API keys. */
   readonly apiKeyPrefix: string;
+  /** An ADA/USD quote API (CoinGecko's simple-price format, or `{"ada_usd", "updated_at"}`); none = demo feed. */
+  readonly priceUrl: Option.Option<string>;
   readonly limits: Limits;
 }
 
@@ -156,6 +158,7 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
   logLevel,
   apiKeyPrefix,
   limits,
+  priceUrl: optionalUrl("PRICE_URL", ["http:", "https:"]),
 });
 
 /** Renders a ConfigError as one line per failing variable: `PORT: expected an integer ...`. */

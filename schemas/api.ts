@@ -7,8 +7,9 @@ import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSecurity } from "@effect
 import { Schema } from "effect";
 import { AccessError, BadRequest, NotFound, ServiceUnavailable } from "./errors.ts";
 import { NetworkParam } from "./network.ts";
-import { Hash32 } from "./primitives.ts";
-import { ProtocolParameters, TxStatus } from "./public.ts";
+import { Block, BlockSummary, NetworkStats, Transaction } from "./explorer.ts";
+import { Hash32, LimitParam, PageParam, Paginated } from "./primitives.ts";
+import { Price, ProtocolParameters, TxStatus } from "./public.ts";
 
 export const apiKeySecurity = HttpApiSecurity.apiKey({ key: "apikey", in: "header" });
 
@@ -33,8 +34,58 @@ export const protocolParameters = HttpApiEndpoint.get("protocolParameters", "/ap
   .addError(BadRequest)
   .addError(ServiceUnavailable);
 
+const onNetwork = Schema.Struct({ network: NetworkParam });
+
+/** A block number or a block hash (spec: `block/{id}`). */
+export const BlockId = Schema.Union(
+  Schema.NumberFromString.pipe(Schema.int(), Schema.nonNegative()),
+  Hash32,
+).annotations({ message: () => "must be a block number or a 64-character lower-case hex block hash" });
+
+export const blocks = HttpApiEndpoint.get("blocks", "/v2/explorer/:network/blocks")
+  .setPath(onNetwork)
+  .setUrlParams(Schema.Struct({ page: PageParam, limit: LimitParam }))
+  .addSuccess(Paginated(BlockSummary))
+  .addError(BadRequest)
+  .addError(ServiceUnavailable);
+
+export const block = HttpApiEndpoint.get("block", "/v2/explorer/:network/block/:id")
+  .setPath(Schema.Struct({ network: NetworkParam, id: BlockId }))
+  .addSuccess(Block)
+  .addError(BadRequest)
+  .addError(NotFound)
+  .addError(ServiceUnavailable);
+
+export const transaction = HttpApiEndpoint.get("transaction", "/v2/explorer/:network/tx/:hash")
+  .setPath(Schema.Struct({
+    network: NetworkParam,
+    hash: Hash32.annotations({ message: () => "must be 64 lower-case hexadecimal characters" }),
+  }))
+  .addSuccess(Transaction)
+  .addError(BadRequest)
+  .addError(NotFound)
+  .addError(ServiceUnavailable);
+
+export const stats = HttpApiEndpoint.get("stats", "/v2/explorer/:network/stats")
+  .setPath(onNetwork)
+  .addSuccess(NetworkStats)
+  .addError(BadRequest)
+  .addError(ServiceUnavailable);
+
+export class ExplorerGroup extends HttpApiGroup.make("explorer")
+  .add(blocks)
+  .add(block)
+  .add(transaction)
+  .add(stats)
+  .addError(AccessError) {}
+
+export const price = HttpApiEndpoint.get("price", "/api/public/price")
+  .addSuccess(Price)
+  .addError(ServiceUnavailable);
+
 export class PublicGroup extends HttpApiGroup.make("public")
   .add(txStatus)
+  .add(price)
   .add(protocolParameters)
   .addError(AccessError) {}
 

@@ -17,3 +17,8 @@ export const ProtocolParameters = Schema.Record({ key: Schema.String, value: Sch
   description: "Ogmios v6 ProtocolParameters: minFeeCoefficient, minFeeConstant, maxBlockBodySize, " +
     "maxTransactionSize, stakeCredentialDeposit, stakePoolDeposit, plutusCostModels, ...",
 });
+
+export const Price = Schema.Struct({
+  ada_usd: Schema.Number,
+  updated_at: DateTime,
+}).annotations({ identifier: "Price" });

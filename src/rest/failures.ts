@@ -4,6 +4,7 @@
  */
 import { Data, Match } from "effect";
 import type { DatabaseUnavailable } from "@src/domain/errors.ts";
+import type { PriceUnavailable } from "@layers/price_feed.ts";
 import { restError } from "@src/server/responses.ts";
 
 /** A parameter the client sent is malformed: 400, naming the parameter and why. */
@@ -15,7 +16,7 @@ export class InvalidParameter extends Data.TaggedError("InvalidParameter")<{
 /** The thing asked for does not exist on this network: 404. */
 export class NotFoundError extends Data.TaggedError("NotFoundError")<{ readonly message: string }> {}
 
-export type RestFailure = InvalidParameter | NotFoundError | DatabaseUnavailable;
+export type RestFailure = InvalidParameter | NotFoundError | DatabaseUnavailable | PriceUnavailable;
 
 export const toResponse = (failure: RestFailure): Response =>
   Match.value(failure).pipe(
@@ -24,5 +25,6 @@ export const toResponse = (failure: RestFailure): Response =>
       NotFoundError: (e) => restError(404, e.message),
       DatabaseUnavailable: (e) =>
         restError(503, `The ${e.network} database is unavailable; try again shortly`),
+      PriceUnavailable: (e) => restError(503, e.message),
     }),
   );

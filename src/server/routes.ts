@@ -6,6 +6,7 @@ import { Effect } from "effect";
 import type { Access, AccessShape, Grant } from "@layers/access.ts";
 import type { AppConfig, AppConfigShape } from "@layers/config.ts";
 import type { Cache } from "@layers/cache.ts";
+import { PriceFeed } from "@layers/price_feed.ts";
 import type { ChainDatabases } from "@layers/chain_db.ts";
 import type { Spend } from "@layers/rate_limiter.ts";
 import type { Family } from "@layers/usage.ts";
@@ -22,7 +23,7 @@ import { ogmiosHttp } from "./ogmios_http.ts";
 import { ogmiosWebSocket } from "./ogmios_ws.ts";
 import { json, restError } from "./responses.ts";
 
-export type AppServices = ChainDatabases | Access | AppConfig | Cache;
+export type AppServices = ChainDatabases | Access | AppConfig | Cache | PriceFeed;
 export type Program = Effect.Effect<Response, never, AppServices>;
 
 export interface RouteContext {
@@ -105,6 +106,19 @@ export const routes: ReadonlyArray<Route> = [
         (await docsAsset(ctx.params.asset!)) ?? restError(404, `No docs asset ${ctx.params.asset}`)
       ),
   },
+  serve(
+    api.price,
+    { family: "rest", spend: "request" },
+    () =>
+      Effect.flatMap(PriceFeed, (feed) => feed.current).pipe(
+        Effect.map((p) => ({ ada_usd: p.adaUsd, updated_at: p.updatedAt.toISOString() })),
+      ),
+    (p) => ({
+      "cache-control": `public, max-age=${
+        Math.max(1, 60 - Math.floor((Date.now() - Date.parse(p.updated_at)) / 1000))
+      }`,
+    }),
+  ),
   serve(
     api.protocolParameters,
     { family: "rest", spend: "request" },

@@ -1,0 +1,134 @@
+/**
+ * Resources of the explorer and public endpoints (spec: "Resources and their fields"). Required fields are
+ * required here; the others are optional, and nullable where the spec says so. Lovelace are decimal strings.
+ */
+import { Schema } from "effect";
+import { DateTime, Hash32, Lovelace, Quantity } from "./primitives.ts";
+
+const optionalNullable = <A, I>(s: Schema.Schema<A, I>) => Schema.optional(Schema.NullOr(s));
+
+export const Token = Schema.Struct({
+  policyId: Schema.String,
+  assetName: Schema.String,
+  assetNameHex: Schema.String,
+  quantity: Quantity,
+  fingerprint: optionalNullable(Schema.String),
+}).annotations({ identifier: "Token" });
+
+export const TransactionInput = Schema.Struct({
+  txHash: Hash32,
+  outputIndex: Schema.Int,
+  address: Schema.String,
+  value: Lovelace,
+  tokens: Schema.optional(Schema.Array(Token)),
+  datumHash: optionalNullable(Schema.String),
+}).annotations({ identifier: "TransactionInput" });
+
+export const TransactionOutput = Schema.Struct({
+  index: Schema.Int,
+  address: Schema.String,
+  value: Lovelace,
+  tokens: Schema.optional(Schema.Array(Token)),
+  datumHash: optionalNullable(Schema.String),
+  inlineDatum: optionalNullable(Schema.String),
+  referenceScript: optionalNullable(Schema.String),
+  isSpent: Schema.Boolean,
+  spentByTxHash: optionalNullable(Schema.String),
+}).annotations({ identifier: "TransactionOutput" });
+
+export const CertificateType = Schema.Literal(
+  "stake_registration",
+  "stake_deregistration",
+  "delegation",
+  "pool_registration",
+  "pool_retirement",
+  "drep_registration",
+  "drep_deregistration",
+  "vote_delegation",
+  "stake_vote_delegation",
+);
+
+export const Certificate = Schema.Struct({
+  type: CertificateType,
+  stakeAddress: optionalNullable(Schema.String),
+  poolId: optionalNullable(Schema.String),
+  poolTicker: optionalNullable(Schema.String),
+  epoch: optionalNullable(Schema.Int),
+}).annotations({ identifier: "Certificate" });
+
+export const Withdrawal = Schema.Struct({ stakeAddress: Schema.String, amount: Lovelace }).annotations({
+  identifier: "Withdrawal",
+});
+
+export const Mint = Schema.Struct({
+  policyId: Schema.String,
+  assetName: Schema.String,
+  assetNameHex: Schema.String,
+  quantity: Quantity,
+});
+
+export const Transaction = Schema.Struct({
+  hash: Hash32,
+  blockNo: Schema.Int,
+  blockHash: optionalNullable(Schema.String),
+  epochNo: optionalNullable(Schema.Int),
+  blockTime: DateTime,
+  slotNo: Schema.Int,
+  fee: Lovelace,
+  totalOutput: Lovelace,
+  deposit: Schema.String.pipe(Schema.pattern(/^-?\d+$/)),
+  size: Schema.Int,
+  validContract: Schema.Boolean,
+  scriptSize: Schema.Int,
+  invalidBefore: optionalNullable(Schema.Int),
+  invalidHereafter: optionalNullable(Schema.Int),
+  inputs: Schema.Array(TransactionInput),
+  outputs: Schema.Array(TransactionOutput),
+  certificates: Schema.optional(Schema.Array(Certificate)),
+  withdrawals: Schema.optional(Schema.Array(Withdrawal)),
+  mints: Schema.optional(Schema.Array(Mint)),
+  collateral: Schema.optional(Schema.Array(TransactionInput)),
+  metadata: Schema.optional(Schema.Array(Schema.Struct({ key: Schema.String, json: Schema.Unknown }))),
+}).annotations({ identifier: "Transaction" });
+
+export const Block = Schema.Struct({
+  blockNo: Schema.Int,
+  hash: Hash32,
+  slotNo: Schema.Int,
+  epochNo: Schema.Int,
+  epochSlotNo: Schema.Int,
+  time: DateTime,
+  txCount: Schema.Int,
+  size: Schema.Int,
+  poolId: optionalNullable(Schema.String),
+  poolTicker: optionalNullable(Schema.String),
+  poolName: optionalNullable(Schema.String),
+  totalOutput: Lovelace,
+  totalFees: Lovelace,
+}).annotations({ identifier: "Block" });
+
+export const BlockSummary = Schema.Struct({
+  blockNo: Schema.Int,
+  hash: Hash32,
+  slotNo: Schema.Int,
+  time: DateTime,
+  txCount: Schema.Int,
+  size: optionalNullable(Schema.Int),
+  poolTicker: optionalNullable(Schema.String),
+  totalFees: Schema.optional(Lovelace),
+  totalOutput: Schema.optional(Lovelace),
+}).annotations({ identifier: "BlockSummary" });
+
+export const NetworkStats = Schema.Struct({
+  blockHeight: Schema.Int,
+  slotNo: Schema.Int,
+  epochNo: Schema.Int,
+  epochProgress: Schema.Number,
+  totalTransactions: Schema.Int,
+  circulatingSupply: Lovelace,
+  treasury: Lovelace,
+  reserves: Lovelace,
+  activeStake: Lovelace,
+  activePools: Schema.Int,
+  activeDelegators: Schema.Int,
+}).annotations({ identifier: "NetworkStats" });
