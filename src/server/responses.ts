@@ -1,11 +1,12 @@
 /** JSON responses and the spec's REST error envelope `{error, message}`, built in one place. */
 import { stringify } from "@src/domain/json.ts";
 
+/** A response of already serialised JSON. */
+export const jsonText = (text: string, status = 200, headers: HeadersInit = {}): Response =>
+  new Response(text, { status, headers: { "content-type": "application/json; charset=utf-8", ...headers } });
+
 export const json = (body: unknown, status = 200, headers: HeadersInit = {}): Response =>
-  new Response(stringify(body), {
-    status,
-    headers: { "content-type": "application/json; charset=utf-8", ...headers },
-  });
+  jsonText(stringify(body), status, headers);
 
 const reasons: Readonly<Record<number, string>> = {
   400: "Bad Request",

@@ -61,6 +61,22 @@ Deno.test({
         );
       });
 
+      await t.step("an ETag, and 304 Not Modified for a client that already has the answer", async () => {
+        const url = `${f.service.base}/api/public/tx-status?txHash=${sample[1]!.hash}`;
+        const first = await fetch(url, { headers: { apikey: f.key } });
+        await first.body?.cancel();
+        const etag = first.headers.get("etag");
+        assert.match(etag ?? "", /^W\/"[0-9a-z]+"$/);
+        const again = await fetch(url, { headers: { apikey: f.key, "if-none-match": etag! } });
+        assert.equal(again.status, 304);
+        assert.equal(await again.text(), "");
+        assert.equal(again.headers.get("etag"), etag);
+        assert.equal(again.headers.get("cache-control"), "public, max-age=5");
+        const other = await fetch(url, { headers: { apikey: f.key, "if-none-match": 'W/"other"' } });
+        assert.equal(other.status, 200);
+        await other.body?.cancel();
+      });
+
       await t.step("malformed input answers 400 naming the parameter", async () => {
         const cases: Array<[string, string]> = [
           ["", "Invalid txHash: is missing"],
