@@ -1,0 +1,140 @@
+/**
+ * REST benchmark on a large db-sync database: for each endpoint, requests/s and p50/p99 latency through the
+ * service (wrk, 32 connections, loopback), next to the same query functions run directly against the database
+ * with the same concurrency, measured in the same run. Ratio = service / direct.
+ *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/scale_360 npm run bench:rest   (needs wrk)
+ * The database must hold a chain (npm run seed -- --scale 360 gives ~9 M tx_out rows).
+ */
+import * as Reactivity from "@effect/experimental/Reactivity";
+import type { SqlClient } from "@effect/sql/SqlClient";
+import { Effect, Exit, Scope } from "effect";
+import pg from "pg";
+import { makePgSqlClient } from "@layers/sql_pg.ts";
+import { txConfirmation } from "@src/queries/tx_status.ts";
+import { latestEpochParams } from "@src/queries/protocol_parameters.ts";
+
+const databaseUrl = Deno.env.get("BENCH_DATABASE_URL") ?? "postgres://postgres@127.0.0.1:5432/scale_360";
+const seconds = Number(Deno.env.get("BENCH_SECONDS") ?? "8");
+const connections = Number(Deno.env.get("BENCH_CONNECTIONS") ?? "32");
+
+interface Case {
+  readonly name: string;
+  readonly path: string;
+  /** The endpoint's own query functions, for the direct-SQL baseline. */
+  readonly direct: (sql: SqlClient) => Effect.Effect<unknown, unknown>;
+}
+
+const wrk = async (url: string, key: string) => {
+  const out = await new Deno.Command("wrk", {
+    args: ["-t2", `-c${connections}`, `-d${seconds}s`, "--latency", "-H", `apikey: ${key}`, url],
+    stdout: "piped",
+  }).output();
+  const text = new TextDecoder().decode(out.stdout);
+  const rps = Number(text.match(/Requests\/sec:\s+([\d.]+)/)?.[1] ?? 0);
+  const p50 = text.match(/50%\s+([\d.]+\w+)/)?.[1] ?? "?";
+  const p99 = text.match(/99%\s+([\d.]+\w+)/)?.[1] ?? "?";
+  const errors = Number(text.match(/Non-2xx or 3xx responses: (\d+)/)?.[1] ?? 0);
+  return { rps, p50, p99, errors };
+};
+
+/** The same work without HTTP: `connections` fibers calling the query function for `seconds`. */
+const direct = (sql: SqlClient, work: Effect.Effect<unknown, unknown>) =>
+  Effect.gen(function* () {
+    const until = Date.now() + seconds * 1000;
+    let done = 0;
+    const worker = Effect.whileLoop({
+      while: () => Date.now() < until,
+      body: () => Effect.ignore(work),
+      step: () => void done++,
+    });
+    yield* Effect.all(Array.from({ length: connections }, () => worker), { concurrency: "unbounded" });
+    return done / seconds;
+  });
+
+const scope = Effect.runSync(Scope.make());
+const sql = await Effect.runPromise(
+  makePgSqlClient({ url: databaseUrl, maxConnections: connections, readOnly: true }).pipe(
+    Scope.extend(scope),
+    Effect.provide(Reactivity.layer),
+  ),
+);
+const admin = new pg.Client({ connectionString: databaseUrl });
+await admin.connect();
+const one = async (text: string) => (await admin.query(text)).rows[0];
+const txHash =
+  (await one("select encode(hash, 'hex') as h from tx where id = (select max(id) / 2 from tx)")).h;
+await admin.end();
+
+const cases: Array<Case> = [
+  {
+    name: "tx-status",
+    path: `/api/public/tx-status?txHash=${txHash}`,
+    direct: (s) => txConfirmation(s, txHash),
+  },
+  {
+    name: "protocol-parameters",
+    path: "/api/public/protocol-parameters",
+    direct: (s) => latestEpochParams(s),
+  },
+];
+
+const serviceDb = `bench_service_${Date.now()}`;
+const adminUrl = new URL(databaseUrl);
+adminUrl.pathname = "/postgres";
+const a2 = new pg.Client({ connectionString: adminUrl.toString() });
+await a2.connect();
+await a2.query(`create database ${serviceDb}`);
+const serviceUrl = new URL(databaseUrl);
+serviceUrl.pathname = `/${serviceDb}`;
+const dataDir = await Deno.makeTempDir();
+const env = {
+  DATA_DIR: dataDir,
+  PORT: "3311",
+  MAINNET_DATABASE_URL: databaseUrl,
+  PREPROD_DATABASE_URL: databaseUrl,
+  SERVICE_DATABASE_URL: serviceUrl.toString(),
+  RATE_LIMIT_PAID: "0",
+  REDIS_URL: "",
+  LOG_LEVEL: "warning",
+  NO_COLOR: "1",
+};
+const created = await new Deno.Command(Deno.execPath(), {
+  args: ["run", "-A", "scripts/keys.ts", "create", "--tier", "paid", "--name", "bench"],
+  env,
+  stdout: "piped",
+}).output();
+const key = new TextDecoder().decode(created.stdout).trim().split("\n").pop()!;
+const service = new Deno.Command(Deno.execPath(), { args: ["run", "-A", "src/main.ts"], env, stdout: "null" })
+  .spawn();
+try {
+  for (let i = 0; i < 300; i++) {
+    try {
+      await (await fetch("http://127.0.0.1:3311/health")).body?.cancel();
+      break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  console.log(
+    `database ${new URL(databaseUrl).pathname.slice(1)}; ${connections} concurrent; ${seconds} s each\n`,
+  );
+  console.log("| endpoint | service req/s | p50 | p99 | direct query/s | ratio | errors |");
+  console.log("|---|---|---|---|---|---|---|");
+  for (const c of cases) {
+    const url = `http://127.0.0.1:3311${c.path}`;
+    await wrk(url, key); // warm-up
+    const served = await wrk(url, key);
+    const baseline = await Effect.runPromise(direct(sql, c.direct(sql)));
+    console.log(
+      `| ${c.name} | ${Math.round(served.rps)} | ${served.p50} | ${served.p99} | ${Math.round(baseline)} | ` +
+        `${(served.rps / baseline).toFixed(2)} | ${served.errors} |`,
+    );
+  }
+} finally {
+  service.kill("SIGTERM");
+  await service.status;
+  await Effect.runPromise(Scope.close(scope, Exit.void));
+  await a2.query(`drop database if exists ${serviceDb} with (force)`);
+  await a2.end();
+  await Deno.remove(dataDir, { recursive: true });
+}
