@@ -7,6 +7,7 @@ import { Layer, Option, Redacted } from "effect";
 import { AccessLive } from "./access.ts";
 import { CacheMemory } from "./cache.ts";
 import { PriceFeedLive } from "./price_feed.ts";
+import { RelayProbeTcp } from "./relay_probe.ts";
 import { AppConfig, type AppConfigShape } from "./config.ts";
 import { ChainDatabasesLive } from "./chain_db.ts";
 import { ChainClockLive } from "./chain_clock.ts";
@@ -35,5 +36,6 @@ export const makeAppLayer = (config: AppConfigShape) => {
     access,
     CacheMemory,
     PriceFeedLive.pipe(Layer.provide(configLayer)),
+    RelayProbeTcp,
   );
 };

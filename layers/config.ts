@@ -22,6 +22,8 @@ export interface AppConfigShape {
   readonly logLevel: LogLevel.LogLevel;
   /** The `<PREFIX>` of new API keys. */
   readonly apiKeyPrefix: string;
+  /** The operator's own pool (bech32 `pool1…`), reported by /api/public/pool-status; none = that endpoint says so. */
+  readonly poolId: Option.Option<string>;
   /** An ADA/USD quote API (CoinGecko's simple-price format, or `{"ada_usd", "updated_at"}`); none = demo feed. */
   readonly priceUrl: Option.Option<string>;
   readonly limits: Limits;
@@ -159,6 +161,16 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
   apiKeyPrefix,
   limits,
   priceUrl: optionalUrl("PRICE_URL", ["http:", "https:"]),
+  poolId: Config.string("POOL_ID").pipe(
+    Config.withDefault(""),
+    Config.mapOrFail((text) =>
+      text.trim() === ""
+        ? Either.right(Option.none())
+        : /^pool(_test)?1[02-9ac-hj-np-z]{50,60}$/.test(text)
+        ? Either.right(Option.some(text))
+        : Either.left(invalid("POOL_ID", `expected a bech32 pool id (pool1...), got "${text}"`))
+    ),
+  ),
 });
 
 /** Renders a ConfigError as one line per failing variable: `PORT: expected an integer ...`. */

@@ -9,7 +9,7 @@ import { AccessError, BadRequest, NotFound, ServiceUnavailable } from "./errors.
 import { NetworkParam } from "./network.ts";
 import { Block, BlockSummary, NetworkStats, Transaction } from "./explorer.ts";
 import { Hash32, LimitParam, PageParam, Paginated } from "./primitives.ts";
-import { Price, ProtocolParameters, TxStatus } from "./public.ts";
+import { PoolStatus, Price, ProtocolParameters, TxStatus } from "./public.ts";
 
 export const apiKeySecurity = HttpApiSecurity.apiKey({ key: "apikey", in: "header" });
 
@@ -83,8 +83,16 @@ export const price = HttpApiEndpoint.get("price", "/api/public/price")
   .addSuccess(Price)
   .addError(ServiceUnavailable);
 
+export const poolStatus = HttpApiEndpoint.get("poolStatus", "/api/public/pool-status")
+  .setUrlParams(networkQuery)
+  .addSuccess(PoolStatus)
+  .addError(BadRequest)
+  .addError(NotFound)
+  .addError(ServiceUnavailable);
+
 export class PublicGroup extends HttpApiGroup.make("public")
   .add(txStatus)
+  .add(poolStatus)
   .add(price)
   .add(protocolParameters)
   .addError(AccessError) {}

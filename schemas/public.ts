@@ -22,3 +22,14 @@ export const Price = Schema.Struct({
   ada_usd: Schema.Number,
   updated_at: DateTime,
 }).annotations({ identifier: "Price" });
+
+export const PoolStatus = Schema.Struct({
+  activeStake: Schema.Int.annotations({ description: "whole ADA" }),
+  delegators: Schema.Int,
+  blocksMinted: Schema.Int.annotations({ description: "blocks in the current epoch" }),
+  lifetimeBlocks: Schema.Int,
+  margin: Schema.Number,
+  pledge: Schema.Int.annotations({ description: "whole ADA" }),
+  relays: Schema.Array(Schema.Struct({ name: Schema.String, healthy: Schema.Boolean })),
+  network: Schema.Struct({ tip: Schema.Struct({ slot: Schema.Int, epoch: Schema.Int, block: Schema.Int }) }),
+}).annotations({ identifier: "PoolStatus" });

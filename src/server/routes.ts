@@ -7,6 +7,8 @@ import type { Access, AccessShape, Grant } from "@layers/access.ts";
 import type { AppConfig, AppConfigShape } from "@layers/config.ts";
 import type { Cache } from "@layers/cache.ts";
 import { PriceFeed } from "@layers/price_feed.ts";
+import type { RelayProbe } from "@layers/relay_probe.ts";
+import { poolStatus } from "@src/programs/pool_status.ts";
 import type { ChainDatabases } from "@layers/chain_db.ts";
 import type { Spend } from "@layers/rate_limiter.ts";
 import type { Family } from "@layers/usage.ts";
@@ -23,7 +25,7 @@ import { ogmiosHttp } from "./ogmios_http.ts";
 import { ogmiosWebSocket } from "./ogmios_ws.ts";
 import { json, restError } from "./responses.ts";
 
-export type AppServices = ChainDatabases | Access | AppConfig | Cache | PriceFeed;
+export type AppServices = ChainDatabases | Access | AppConfig | Cache | PriceFeed | RelayProbe;
 export type Program = Effect.Effect<Response, never, AppServices>;
 
 export interface RouteContext {
@@ -118,6 +120,12 @@ export const routes: ReadonlyArray<Route> = [
         Math.max(1, 60 - Math.floor((Date.now() - Date.parse(p.updated_at)) / 1000))
       }`,
     }),
+  ),
+  serve(
+    api.poolStatus,
+    { family: "rest", spend: "request" },
+    ({ query }) => poolStatus(query.network),
+    () => ({ "cache-control": "no-store" }),
   ),
   serve(
     api.protocolParameters,
