@@ -38,7 +38,7 @@ const wrk = async (url: string, key: string) => {
 };
 
 /** The same work without HTTP: `connections` fibers calling the query function for `seconds`. */
-const direct = (sql: SqlClient, work: Effect.Effect<unknown, unknown>) =>
+const direct = (work: Effect.Effect<unknown, unknown>) =>
   Effect.gen(function* () {
     const until = Date.now() + seconds * 1000;
     let done = 0;
@@ -124,7 +124,7 @@ try {
     const url = `http://127.0.0.1:3311${c.path}`;
     await wrk(url, key); // warm-up
     const served = await wrk(url, key);
-    const baseline = await Effect.runPromise(direct(sql, c.direct(sql)));
+    const baseline = await Effect.runPromise(direct(c.direct(sql)));
     console.log(
       `| ${c.name} | ${Math.round(served.rps)} | ${served.p50} | ${served.p99} | ${Math.round(baseline)} | ` +
         `${(served.rps / baseline).toFixed(2)} | ${served.errors} |`,
