@@ -7,6 +7,7 @@ import type { Network } from "@schemas/network.ts";
 import { errors, isReply, parseFrame, type Reply, type Request } from "./frame.ts";
 import type { MethodProgram, MethodServices } from "./method.ts";
 import { protocolParametersMethod } from "./methods/protocol_parameters.ts";
+import { utxo } from "./methods/utxo.ts";
 import { blockHeight } from "./methods/block_height.ts";
 import { epoch } from "./methods/epoch.ts";
 import { startTime } from "./methods/start_time.ts";
@@ -19,6 +20,7 @@ export const methods: Readonly<Record<string, MethodProgram>> = {
   "queryNetwork/startTime": startTime,
   "queryLedgerState/epoch": epoch,
   "queryLedgerState/protocolParameters": protocolParametersMethod,
+  "queryLedgerState/utxo": utxo,
 };
 
 /** Runs a parsed request; every failure becomes an error reply carrying the method and id. */
