@@ -8,6 +8,7 @@ import { errors, isReply, parseFrame, type Reply, type Request } from "./frame.t
 import type { MethodProgram, MethodServices } from "./method.ts";
 import { protocolParametersMethod } from "./methods/protocol_parameters.ts";
 import { utxo } from "./methods/utxo.ts";
+import { stakePools } from "./methods/stake_pools.ts";
 import { blockHeight } from "./methods/block_height.ts";
 import { epoch } from "./methods/epoch.ts";
 import { startTime } from "./methods/start_time.ts";
@@ -21,6 +22,7 @@ export const methods: Readonly<Record<string, MethodProgram>> = {
   "queryLedgerState/epoch": epoch,
   "queryLedgerState/protocolParameters": protocolParametersMethod,
   "queryLedgerState/utxo": utxo,
+  "queryLedgerState/stakePools": stakePools,
 };
 
 /** Runs a parsed request; every failure becomes an error reply carrying the method and id. */
