@@ -9,6 +9,7 @@ import type { MethodProgram, MethodServices } from "./method.ts";
 import { protocolParametersMethod } from "./methods/protocol_parameters.ts";
 import { utxo } from "./methods/utxo.ts";
 import { stakePools } from "./methods/stake_pools.ts";
+import { eraStart, summaries } from "./methods/eras.ts";
 import { blockHeight } from "./methods/block_height.ts";
 import { epoch } from "./methods/epoch.ts";
 import { startTime } from "./methods/start_time.ts";
@@ -23,6 +24,8 @@ export const methods: Readonly<Record<string, MethodProgram>> = {
   "queryLedgerState/protocolParameters": protocolParametersMethod,
   "queryLedgerState/utxo": utxo,
   "queryLedgerState/stakePools": stakePools,
+  "queryLedgerState/eraSummaries": summaries,
+  "queryLedgerState/eraStart": eraStart,
 };
 
 /** Runs a parsed request; every failure becomes an error reply carrying the method and id. */
