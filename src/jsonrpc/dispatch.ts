@@ -10,6 +10,7 @@ import { protocolParametersMethod } from "./methods/protocol_parameters.ts";
 import { utxo } from "./methods/utxo.ts";
 import { stakePools } from "./methods/stake_pools.ts";
 import { eraStart, summaries } from "./methods/eras.ts";
+import { liveStakeDistribution } from "./methods/stake_distribution.ts";
 import { blockHeight } from "./methods/block_height.ts";
 import { epoch } from "./methods/epoch.ts";
 import { startTime } from "./methods/start_time.ts";
@@ -26,6 +27,7 @@ export const methods: Readonly<Record<string, MethodProgram>> = {
   "queryLedgerState/stakePools": stakePools,
   "queryLedgerState/eraSummaries": summaries,
   "queryLedgerState/eraStart": eraStart,
+  "queryLedgerState/liveStakeDistribution": liveStakeDistribution,
 };
 
 /** Runs a parsed request; every failure becomes an error reply carrying the method and id. */

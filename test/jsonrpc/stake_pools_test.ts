@@ -78,3 +78,37 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "queryLedgerState/liveStakeDistribution: shares of the newest snapshot that add up to 1",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const f = await startRestFixture("stake_distribution");
+    try {
+      const r = await fetch(`${f.service.base}/v1/ogmios`, {
+        method: "POST",
+        headers: { apikey: f.key },
+        body: JSON.stringify({ jsonrpc: "2.0", method: "queryLedgerState/liveStakeDistribution", id: 1 }),
+      });
+      const body = await r.json();
+      await assertMatchesOgmiosSchema(
+        "ogmios.json#/properties/QueryLedgerStateLiveStakeDistributionResponse",
+        body,
+      );
+      const shares = Object.values(body.result as Record<string, { stake: string }>).map((v) =>
+        v.stake.split("/")
+      );
+      assert.ok(shares.length > 10);
+      const denominators = new Set(shares.map(([, d]) => d));
+      // shares are reduced fractions of one total: sum numerator/denominator exactly with BigInt
+      const lcm = [...denominators].map((d) => BigInt(d!)).reduce((a, b) => (a * b) / gcd(a, b));
+      const sum = shares.reduce((s, [n, d]) => s + BigInt(n!) * (lcm / BigInt(d!)), 0n);
+      assert.equal(sum, lcm, "the shares sum to exactly 1");
+    } finally {
+      await f.close();
+    }
+  },
+});
+
+const gcd = (a: bigint, b: bigint): bigint => (b === 0n ? a : gcd(b, a % b));
