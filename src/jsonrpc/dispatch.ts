@@ -11,6 +11,7 @@ import { utxo } from "./methods/utxo.ts";
 import { stakePools } from "./methods/stake_pools.ts";
 import { eraStart, summaries } from "./methods/eras.ts";
 import { liveStakeDistribution } from "./methods/stake_distribution.ts";
+import { rewardAccountSummaries } from "./methods/reward_accounts.ts";
 import { blockHeight } from "./methods/block_height.ts";
 import { epoch } from "./methods/epoch.ts";
 import { startTime } from "./methods/start_time.ts";
@@ -28,6 +29,7 @@ export const methods: Readonly<Record<string, MethodProgram>> = {
   "queryLedgerState/eraSummaries": summaries,
   "queryLedgerState/eraStart": eraStart,
   "queryLedgerState/liveStakeDistribution": liveStakeDistribution,
+  "queryLedgerState/rewardAccountSummaries": rewardAccountSummaries,
 };
 
 /** Runs a parsed request; every failure becomes an error reply carrying the method and id. */
