@@ -4,10 +4,10 @@
  * them, so the document and the behaviour cannot drift apart.
  */
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSecurity } from "@effect/platform";
-import { Schema } from "effect";
+import { ParseResult, Schema } from "effect";
 import { AccessError, BadRequest, NotFound, ServiceUnavailable } from "./errors.ts";
 import { NetworkParam } from "./network.ts";
-import { Block, BlockSummary, NetworkStats, Transaction } from "./explorer.ts";
+import { Block, BlockSummary, NetworkStats } from "./explorer.ts";
 import { Hash32, LimitParam, PageParam, Paginated } from "./primitives.ts";
 import { PoolStatus, Price, ProtocolParameters, TxStatus } from "./public.ts";
 
@@ -37,10 +37,18 @@ export const protocolParameters = HttpApiEndpoint.get("protocolParameters", "/ap
 const onNetwork = Schema.Struct({ network: NetworkParam });
 
 /** A block number or a block hash (spec: `block/{id}`). */
-export const BlockId = Schema.Union(
-  Schema.NumberFromString.pipe(Schema.int(), Schema.nonNegative()),
-  Hash32,
-).annotations({ message: () => "must be a block number or a 64-character lower-case hex block hash" });
+export const BlockId = Schema.transformOrFail(Schema.String, Schema.Union(Schema.Int, Schema.String), {
+  strict: true,
+  decode: (text, _, ast) =>
+    /^\d{1,10}$/.test(text) && Number(text) <= 2 ** 31
+      ? ParseResult.succeed(Number(text))
+      : /^[a-f0-9]{64}$/.test(text)
+      ? ParseResult.succeed(text)
+      : ParseResult.fail(
+        new ParseResult.Type(ast, text, "must be a block number or a 64-character lower-case hex block hash"),
+      ),
+  encode: (id) => ParseResult.succeed(String(id)),
+}).annotations({ description: "A block number, or a 64-character lower-case hex block hash" });
 
 export const blocks = HttpApiEndpoint.get("blocks", "/v2/explorer/:network/blocks")
   .setPath(onNetwork)
@@ -56,16 +64,6 @@ export const block = HttpApiEndpoint.get("block", "/v2/explorer/:network/block/:
   .addError(NotFound)
   .addError(ServiceUnavailable);
 
-export const transaction = HttpApiEndpoint.get("transaction", "/v2/explorer/:network/tx/:hash")
-  .setPath(Schema.Struct({
-    network: NetworkParam,
-    hash: Hash32.annotations({ message: () => "must be 64 lower-case hexadecimal characters" }),
-  }))
-  .addSuccess(Transaction)
-  .addError(BadRequest)
-  .addError(NotFound)
-  .addError(ServiceUnavailable);
-
 export const stats = HttpApiEndpoint.get("stats", "/v2/explorer/:network/stats")
   .setPath(onNetwork)
   .addSuccess(NetworkStats)
@@ -75,7 +73,6 @@ export const stats = HttpApiEndpoint.get("stats", "/v2/explorer/:network/stats")
 export class ExplorerGroup extends HttpApiGroup.make("explorer")
   .add(blocks)
   .add(block)
-  .add(transaction)
   .add(stats)
   .addError(AccessError) {}
 
@@ -99,4 +96,5 @@ export class PublicGroup extends HttpApiGroup.make("public")
 
 export class Api extends HttpApi.make("cardano-data-service")
   .add(PublicGroup)
+  .add(ExplorerGroup)
   .addError(NotFound) {}

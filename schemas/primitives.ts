@@ -24,19 +24,19 @@ export const Hash32 = Schema.String.pipe(
 );
 
 /** An integer query parameter within bounds, with a default; the message names the bound broken. */
-const boundedInt = (name: string, min: number, max: number, fallback: number) =>
+const boundedInt = (min: number, max: number, fallback: number) =>
   Schema.optionalWith(
-    Schema.NumberFromString.annotations({ message: () => `${name} must be a number` }).pipe(
-      Schema.int({ message: () => `${name} must be a whole number` }),
-      Schema.greaterThanOrEqualTo(min, { message: () => `${name} must be at least ${min}` }),
-      Schema.lessThanOrEqualTo(max, { message: () => `${name} must be at most ${max}` }),
+    Schema.NumberFromString.annotations({ message: () => "must be a number" }).pipe(
+      Schema.int({ message: () => "must be a whole number" }),
+      Schema.greaterThanOrEqualTo(min, { message: () => `must be at least ${min}` }),
+      Schema.lessThanOrEqualTo(max, { message: () => `must be at most ${max}` }),
     ),
     { default: () => fallback },
   );
 
-export const PageParam = boundedInt("page", 1, 1_000_000, 1);
-export const LimitParam = boundedInt("limit", 1, 100, 25);
-export const PageSizeParam = boundedInt("pageSize", 1, 100, 25);
+export const PageParam = boundedInt(1, 1_000_000, 1);
+export const LimitParam = boundedInt(1, 100, 25);
+export const PageSizeParam = boundedInt(1, 100, 25);
 
 export const BooleanParam = (name: string) =>
   Schema.optionalWith(

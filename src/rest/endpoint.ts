@@ -78,7 +78,8 @@ export const serve = <X extends E>(
   program: (
     input: EndpointInput<PathOf<X>, QueryOf<X>>,
   ) => Effect.Effect<SuccessOf<X>, RestFailure, AppServices>,
-  headers: (value: SuccessOf<X>) => Record<string, string> = () => ({}),
+  headers: (value: SuccessOf<X>, input: EndpointInput<PathOf<X>, QueryOf<X>>) => Record<string, string> =
+    () => ({}),
 ): Route => ({
   method: (endpoint as unknown as { method: "GET" | "POST" }).method,
   path: (endpoint as unknown as { path: string }).path,
@@ -102,8 +103,9 @@ export const serve = <X extends E>(
     );
     if (Either.isLeft(query)) return toResponse(query.left);
     const encode = Schema.encodeSync(e.successSchema as unknown as Schema.Schema<SuccessOf<X>, unknown>);
-    return program({ path: path.right, query: query.right, ctx }).pipe(
-      Effect.map((value) => conditionalJson(ctx.request, encode(value), headers(value))),
+    const input = { path: path.right, query: query.right, ctx };
+    return program(input).pipe(
+      Effect.map((value) => conditionalJson(ctx.request, encode(value), headers(value, input))),
       Effect.catchAll((failure) => Effect.succeed(toResponse(failure))),
     );
   },

@@ -9,6 +9,7 @@ import type { Cache } from "@layers/cache.ts";
 import { PriceFeed } from "@layers/price_feed.ts";
 import type { RelayProbe } from "@layers/relay_probe.ts";
 import { poolStatus } from "@src/programs/pool_status.ts";
+import * as explorer from "@src/programs/explorer.ts";
 import type { ChainDatabases } from "@layers/chain_db.ts";
 import type { Spend } from "@layers/rate_limiter.ts";
 import type { Family } from "@layers/usage.ts";
@@ -138,6 +139,27 @@ export const routes: ReadonlyArray<Route> = [
     { family: "rest", spend: "request" },
     ({ query }) => txStatus(query.txHash, query.network),
     (status) => ({ "cache-control": status.found ? "public, max-age=5" : "public, max-age=2" }),
+  ),
+  serve(
+    api.blocks,
+    { family: "explorer", spend: "request" },
+    ({ path, query }) => explorer.blocks(path.network, query.page, query.limit),
+    () => ({ "cache-control": "public, max-age=5" }),
+  ),
+  serve(
+    api.block,
+    { family: "explorer", spend: "request" },
+    ({ path }) => explorer.block(path.network, path.id),
+    // what a hash names never changes (a rolled-back block disappears: 404); a number's block can, near the tip
+    (_, { path }) => ({
+      "cache-control": typeof path.id === "string" ? "public, max-age=86400" : "public, max-age=20",
+    }),
+  ),
+  serve(
+    api.stats,
+    { family: "explorer", spend: "request" },
+    ({ path }) => explorer.stats(path.network),
+    () => ({ "cache-control": "public, max-age=5" }),
   ),
   ...ogmiosRoutes("mainnet", "/v1/ogmios"),
   ...ogmiosRoutes("preprod", "/v1/preprod/ogmios"),

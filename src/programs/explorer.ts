@@ -1,0 +1,56 @@
+/**
+ * The explorer's block and statistics programs (`/v2/explorer/{network}/blocks|block/{id}|stats`): the queries
+ * of src/queries/blocks.ts and network_stats.ts, with what changes once an epoch cached per epoch and the
+ * transaction total cached for 20 s.
+ */
+import { Effect } from "effect";
+import { Cache } from "@layers/cache.ts";
+import { ChainDatabases } from "@layers/chain_db.ts";
+import type { Network } from "@schemas/network.ts";
+import { blockById, recentBlocks } from "@src/queries/blocks.ts";
+import { epochFigures, tipPosition, totalTransactions } from "@src/queries/network_stats.ts";
+import { fromSql } from "@src/rest/endpoint.ts";
+import { NotFoundError } from "@src/rest/failures.ts";
+
+const epochLength = 432_000;
+
+export const blocks = Effect.fn("explorer.blocks")(function* (network: Network, page: number, limit: number) {
+  const db = (yield* ChainDatabases).get(network);
+  return yield* recentBlocks(db.sql, { page, limit }).pipe(Effect.mapError(fromSql(network)));
+});
+
+export const block = Effect.fn("explorer.block")(function* (network: Network, id: number | string) {
+  const db = (yield* ChainDatabases).get(network);
+  const found = yield* blockById(db.sql, typeof id === "number" ? { number: id } : { hash: id }).pipe(
+    Effect.mapError(fromSql(network)),
+  );
+  if (!found) return yield* new NotFoundError({ message: `Block ${id} not found on ${network}` });
+  return found;
+});
+
+export const stats = Effect.fn("explorer.stats")(function* (network: Network) {
+  const db = (yield* ChainDatabases).get(network);
+  const cache = yield* Cache;
+  const tip = yield* tipPosition(db.sql).pipe(Effect.mapError(fromSql(network)));
+  if (!tip) return yield* new NotFoundError({ message: `The ${network} chain holds no block yet` });
+  const [figures, transactions] = yield* Effect.all([
+    cache.getOrCompute(
+      `stats:${network}:epoch:${tip.epochNo}`,
+      "10 minutes",
+      epochFigures(db.sql, tip.epochNo).pipe(Effect.mapError(fromSql(network))),
+    ),
+    cache.getOrCompute(
+      `stats:${network}:transactions`,
+      "20 seconds",
+      totalTransactions(db.sql).pipe(Effect.mapError(fromSql(network))),
+    ),
+  ]);
+  return {
+    blockHeight: tip.blockNo,
+    slotNo: tip.slotNo,
+    epochNo: tip.epochNo,
+    epochProgress: Math.round((tip.epochSlotNo / epochLength) * 10_000) / 100,
+    totalTransactions: transactions,
+    ...figures,
+  };
+});
