@@ -12,6 +12,8 @@ import pg from "pg";
 import { makePgSqlClient } from "@layers/sql_pg.ts";
 import { txConfirmation } from "@src/queries/tx_status.ts";
 import { latestEpochParams } from "@src/queries/protocol_parameters.ts";
+import { blockById, recentBlocks } from "@src/queries/blocks.ts";
+import { epochFigures, tipPosition } from "@src/queries/network_stats.ts";
 
 const databaseUrl = Deno.env.get("BENCH_DATABASE_URL") ?? "postgres://postgres@127.0.0.1:5432/scale_360";
 const seconds = Number(Deno.env.get("BENCH_SECONDS") ?? "8");
@@ -63,6 +65,7 @@ await admin.connect();
 const one = async (text: string) => (await admin.query(text)).rows[0];
 const txHash =
   (await one("select encode(hash, 'hex') as h from tx where id = (select max(id) / 2 from tx)")).h;
+const blockHash = (await one("select encode(hash, 'hex') as h from block where block_no = 60000")).h;
 await admin.end();
 
 const cases: Array<Case> = [
@@ -75,6 +78,22 @@ const cases: Array<Case> = [
     name: "protocol-parameters",
     path: "/api/public/protocol-parameters",
     direct: (s) => latestEpochParams(s),
+  },
+  {
+    name: "explorer blocks (page 3)",
+    path: "/v2/explorer/mainnet/blocks?page=3&limit=25",
+    direct: (s) => recentBlocks(s, { page: 3, limit: 25 }),
+  },
+  {
+    name: "explorer block by hash",
+    path: `/v2/explorer/mainnet/block/${blockHash}`,
+    direct: (s) => blockById(s, { hash: blockHash }),
+  },
+  {
+    name: "explorer stats",
+    path: "/v2/explorer/mainnet/stats",
+    // the service caches the per-epoch figures; the baseline pays for them every time
+    direct: (s) => Effect.flatMap(tipPosition(s), (t) => epochFigures(s, t!.epochNo)),
   },
 ];
 
