@@ -52,12 +52,7 @@ Deno.test({
           ["queryLedgerState/eraStart", "QueryLedgerStateEraStartResponse"],
         ] as const
       ) {
-        const r = await fetch(`${f.service.base}/v1/ogmios`, {
-          method: "POST",
-          headers: { apikey: f.key },
-          body: JSON.stringify({ jsonrpc: "2.0", method, id: 1 }),
-        });
-        const body = await r.json();
+        const { body } = await f.rpc(method);
         await assertMatchesOgmiosSchema(`ogmios.json#/properties/${response}`, body);
         if (method === "queryLedgerState/eraStart") {
           // the demo chain was born in Conway: its era began at genesis

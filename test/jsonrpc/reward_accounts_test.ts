@@ -12,19 +12,6 @@ Deno.test({
   sanitizeOps: false,
   fn: async (t) => {
     const f = await startRestFixture("reward_accounts");
-    const rpc = async (params: unknown) => {
-      const r = await fetch(`${f.service.base}/v1/ogmios`, {
-        method: "POST",
-        headers: { apikey: f.key },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          method: "queryLedgerState/rewardAccountSummaries",
-          params,
-          id: 1,
-        }),
-      });
-      return { status: r.status, body: await r.json() };
-    };
     try {
       const accounts = await f.query<
         { view: string; cred: string; withdrew: boolean; deregistered: boolean }
@@ -44,7 +31,9 @@ Deno.test({
       );
 
       await t.step("registered accounts with pool, DRep, rewards and deposit as db-sync says", async () => {
-        const r = await rpc({ keys: accounts.map((a) => a.cred) });
+        const r = await f.rpc("queryLedgerState/rewardAccountSummaries", {
+          keys: accounts.map((a) => a.cred),
+        });
         assert.equal(r.status, 200, JSON.stringify(r.body));
         await assertMatchesOgmiosSchema(
           "ogmios.json#/properties/QueryLedgerStateRewardAccountSummariesResponse",
@@ -93,8 +82,8 @@ Deno.test({
         const a = accounts.find((x) => !x.deregistered)!;
         const { bech32, hex } = await import("@scure/base");
         const vkh = bech32.encode("stake_vkh", bech32.toWords(hex.decode(a.cred)));
-        const byAddress = await rpc({ keys: [a.view] });
-        const byBech32 = await rpc({ keys: [vkh] });
+        const byAddress = await f.rpc("queryLedgerState/rewardAccountSummaries", { keys: [a.view] });
+        const byBech32 = await f.rpc("queryLedgerState/rewardAccountSummaries", { keys: [vkh] });
         assert.deepEqual(byAddress.body.result, byBech32.body.result);
         assert.equal(byAddress.body.result.length, 1);
       });
@@ -103,7 +92,7 @@ Deno.test({
         for (
           const params of [{}, { keys: "x" }, { keys: ["zz"] }, { keys: ["stake1notvalid"] }, { keys: [7] }]
         ) {
-          const r = await rpc(params);
+          const r = await f.rpc("queryLedgerState/rewardAccountSummaries", params);
           assert.equal(r.body.error?.code, -32602, JSON.stringify(params));
         }
       });

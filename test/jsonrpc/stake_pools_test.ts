@@ -12,17 +12,9 @@ Deno.test({
   sanitizeOps: false,
   fn: async (t) => {
     const f = await startRestFixture("stake_pools");
-    const rpc = async (params: unknown, path = "/v1/ogmios") => {
-      const r = await fetch(`${f.service.base}${path}`, {
-        method: "POST",
-        headers: { apikey: f.key },
-        body: JSON.stringify({ jsonrpc: "2.0", method: "queryLedgerState/stakePools", params, id: 1 }),
-      });
-      return { status: r.status, body: await r.json() };
-    };
     try {
       await t.step("every registered pool, no retired one, valid against Ogmios' schema", async () => {
-        const r = await rpc(undefined);
+        const r = await f.rpc("queryLedgerState/stakePools", undefined);
         assert.equal(r.status, 200);
         await assertMatchesOgmiosSchema("ogmios.json#/properties/QueryLedgerStateStakePoolsResponse", r.body);
         const retired = await f.query<{ view: string }>(
@@ -49,7 +41,10 @@ Deno.test({
            from pool_hash p join pool_update u on u.id = (select max(id) from pool_update where hash_id = p.id)
            where (select count(*) from pool_update where hash_id = p.id) > 1 limit 1`,
         );
-        const r = await rpc({ stakePools: [{ id: pool!.view }], includeStake: true });
+        const r = await f.rpc("queryLedgerState/stakePools", {
+          stakePools: [{ id: pool!.view }],
+          includeStake: true,
+        });
         const view = r.body.result[pool!.view];
         assert.deepEqual(Object.keys(r.body.result), [pool!.view]);
         assert.equal(String(view.pledge.ada.lovelace), pool!.pledge);
@@ -66,12 +61,15 @@ Deno.test({
         );
         const { bech32, hex } = await import("@scure/base");
         const testId = bech32.encode("pool_test", bech32.toWords(hex.decode(pool!.hash)));
-        const r = await rpc({ stakePools: [{ id: testId }] }, "/v1/preprod/ogmios");
+        const r = await f.rpc("queryLedgerState/stakePools", { stakePools: [{ id: testId }] }, "preprod");
         assert.deepEqual(Object.keys(r.body.result), [pool!.view]);
-        const bad = await rpc({ stakePools: [{ id: "pool1notvalid" }] });
+        const bad = await f.rpc("queryLedgerState/stakePools", { stakePools: [{ id: "pool1notvalid" }] });
         assert.equal(bad.body.error.code, -32602);
         assert.match(bad.body.error.message, /stake pool id "pool1notvalid" is not valid bech32/);
-        assert.equal((await rpc({ includeStake: "yes" })).body.error.code, -32602);
+        assert.equal(
+          (await f.rpc("queryLedgerState/stakePools", { includeStake: "yes" })).body.error.code,
+          -32602,
+        );
       });
     } finally {
       await f.close();
@@ -86,12 +84,7 @@ Deno.test({
   fn: async () => {
     const f = await startRestFixture("stake_distribution");
     try {
-      const r = await fetch(`${f.service.base}/v1/ogmios`, {
-        method: "POST",
-        headers: { apikey: f.key },
-        body: JSON.stringify({ jsonrpc: "2.0", method: "queryLedgerState/liveStakeDistribution", id: 1 }),
-      });
-      const body = await r.json();
+      const { body } = await f.rpc("queryLedgerState/liveStakeDistribution");
       await assertMatchesOgmiosSchema(
         "ogmios.json#/properties/QueryLedgerStateLiveStakeDistributionResponse",
         body,

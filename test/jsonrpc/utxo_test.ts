@@ -12,14 +12,6 @@ Deno.test({
   sanitizeOps: false,
   fn: async (t) => {
     const f = await startRestFixture("utxo");
-    const rpc = async (params: unknown, path = "/v1/ogmios") => {
-      const r = await fetch(`${f.service.base}${path}`, {
-        method: "POST",
-        headers: { apikey: f.key },
-        body: JSON.stringify({ jsonrpc: "2.0", method: "queryLedgerState/utxo", params, id: "u" }),
-      });
-      return { status: r.status, body: await r.json() };
-    };
     const unspent =
       `not exists (select 1 from tx_in i where i.tx_out_id = o.tx_id and i.tx_out_index = o.index)`;
     try {
@@ -32,7 +24,7 @@ Deno.test({
            union all (select address from tx_out o where address not like 'addr%' and ${unspent} limit 1)`,
         );
         const addresses = [...new Set(picks.map((p) => p.address))];
-        const r = await rpc({ addresses });
+        const r = await f.rpc("queryLedgerState/utxo", { addresses });
         assert.equal(r.status, 200, JSON.stringify(r.body));
         await assertMatchesOgmiosSchema("ogmios.json#/properties/QueryLedgerStateUtxoResponse", r.body);
         const expected = await f.query<{ n: string; lovelace: string }>(
@@ -69,7 +61,7 @@ Deno.test({
           `select encode(t.hash, 'hex') as h, o.index as i, o.value::text as value from tx_out o
            join tx t on t.id = o.tx_id where ${unspent} order by o.id desc limit 1`,
         );
-        const r = await rpc({
+        const r = await f.rpc("queryLedgerState/utxo", {
           outputReferences: [
             { transaction: { id: spent!.h }, index: spent!.i },
             { transaction: { id: live!.h }, index: live!.i },
@@ -80,7 +72,9 @@ Deno.test({
         assert.deepEqual([r.body.result[0].transaction.id, r.body.result[0].index], [live!.h, live!.i]);
         assert.equal(String(r.body.result[0].value.ada.lovelace), live!.value);
         assert.deepEqual(
-          (await rpc({ outputReferences: [{ transaction: { id: "cd".repeat(32) }, index: 3 }] })).body.result,
+          (await f.rpc("queryLedgerState/utxo", {
+            outputReferences: [{ transaction: { id: "cd".repeat(32) }, index: 3 }],
+          })).body.result,
           [],
         );
       });
@@ -105,7 +99,7 @@ Deno.test({
           ],
         ];
         for (const [params, message] of cases) {
-          const r = await rpc(params);
+          const r = await f.rpc("queryLedgerState/utxo", params);
           assert.equal(r.status, 400, JSON.stringify(params));
           assert.equal(r.body.error.code, -32602, JSON.stringify(params));
           assert.match(r.body.error.message, message);

@@ -54,12 +54,7 @@ Deno.test({
       });
 
       await t.step("JSON-RPC queryLedgerState/protocolParameters answers the same object", async () => {
-        const r = await fetch(`${f.service.base}/v1/ogmios`, {
-          method: "POST",
-          headers: { apikey: f.key },
-          body: JSON.stringify({ jsonrpc: "2.0", method: "queryLedgerState/protocolParameters", id: 1 }),
-        });
-        const reply = await r.json();
+        const { body: reply } = await f.rpc("queryLedgerState/protocolParameters");
         await assertMatchesOgmiosSchema(
           "ogmios.json#/properties/QueryLedgerStateProtocolParametersResponse",
           reply,

@@ -9,6 +9,13 @@ export interface RestFixture {
   readonly key: string;
   // deno-lint-ignore no-explicit-any
   readonly get: (path: string, key?: string) => Promise<{ status: number; headers: Headers; body: any }>;
+  /** One JSON-RPC request over HTTP POST (`/v1/ogmios`, or `/v1/preprod/ogmios` for preprod). */
+  // deno-lint-ignore no-explicit-any
+  readonly rpc: (
+    method: string,
+    params?: unknown,
+    network?: Network,
+  ) => Promise<{ status: number; body: any }>;
   readonly query: <A extends object>(
     network: Network,
     text: string,
@@ -32,6 +39,15 @@ export const startRestFixture = async (
       const r = await fetch(`${service.base}${path}`, { headers: { apikey: k } });
       const text = await r.text();
       return { status: r.status, headers: r.headers, body: text === "" ? undefined : JSON.parse(text) };
+    },
+    rpc: async (method, params, network = "mainnet") => {
+      const path = network === "mainnet" ? "/v1/ogmios" : "/v1/preprod/ogmios";
+      const r = await fetch(`${service.base}${path}`, {
+        method: "POST",
+        headers: { apikey: key },
+        body: JSON.stringify({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }), id: 1 }),
+      });
+      return { status: r.status, body: await r.json() };
     },
     query: async <A extends object>(network: Network, text: string, ...params: Array<unknown>) => {
       const sql = await environment.chainSql(network);
