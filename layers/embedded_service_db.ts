@@ -77,7 +77,13 @@ export const openAndServe = (
       }),
       (server) => Effect.promise(() => server.stop().catch(() => {})),
     );
-    return yield* makePgSqlClient({ url: socketUrl(directory), maxConnections: 4 });
+    // the socket is served by this very process: while it is busy (seeding a demo chain on first start) a
+    // connection can wait a while to be accepted, which is no reason to give up
+    return yield* makePgSqlClient({
+      url: socketUrl(directory),
+      maxConnections: 4,
+      connectTimeoutMs: 120_000,
+    });
   });
 
 /** For tools: the running process's socket when there is one, else open the directory ourselves. */

@@ -18,6 +18,8 @@ export interface PgClientOptions {
   /** Per-statement limit in milliseconds; 0 = none. */
   readonly statementTimeoutMs?: number;
   readonly applicationName?: string;
+  /** How long to wait for a connection (default 5 s). */
+  readonly connectTimeoutMs?: number;
 }
 
 const byteaParser = (text: string): Uint8Array => {
@@ -55,7 +57,7 @@ export const makePgSqlClient = (
             options: sessionOptions(o),
             application_name: o.applicationName ?? "cardano-data-service",
             types: pgTypes,
-            connectionTimeoutMillis: 5_000,
+            connectionTimeoutMillis: o.connectTimeoutMs ?? 5_000,
           });
           pool.on("error", () => {});
           try {
