@@ -4,18 +4,16 @@ import type { Network } from "@schemas/network.ts";
 import { createKey, createTestEnvironment } from "./environment.ts";
 import { type RunningService, startService } from "./service.ts";
 
+/** A decoded JSON answer; tests read arbitrary fields of it. */
+// deno-lint-ignore no-explicit-any
+export type JsonAnswer = { status: number; headers: Headers; body: any };
+
 export interface RestFixture {
   readonly service: RunningService;
   readonly key: string;
-  // deno-lint-ignore no-explicit-any
-  readonly get: (path: string, key?: string) => Promise<{ status: number; headers: Headers; body: any }>;
+  readonly get: (path: string, key?: string) => Promise<JsonAnswer>;
   /** One JSON-RPC request over HTTP POST (`/v1/ogmios`, or `/v1/preprod/ogmios` for preprod). */
-  // deno-lint-ignore no-explicit-any
-  readonly rpc: (
-    method: string,
-    params?: unknown,
-    network?: Network,
-  ) => Promise<{ status: number; body: any }>;
+  readonly rpc: (method: string, params?: unknown, network?: Network) => Promise<JsonAnswer>;
   readonly query: <A extends object>(
     network: Network,
     text: string,
@@ -47,7 +45,7 @@ export const startRestFixture = async (
         headers: { apikey: key },
         body: JSON.stringify({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }), id: 1 }),
       });
-      return { status: r.status, body: await r.json() };
+      return { status: r.status, headers: r.headers, body: await r.json() };
     },
     query: async <A extends object>(network: Network, text: string, ...params: Array<unknown>) => {
       const sql = await environment.chainSql(network);
