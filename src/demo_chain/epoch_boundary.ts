@@ -1,0 +1,139 @@
+/**
+ * The epoch boundary: epoch_finalized and epoch_param rows, rewards, pool retirement refunds, enacted treasury
+ * withdrawals, the stake distribution, and ada_pots, checked to add up to the maximum supply.
+ */
+import type { CopyValue } from "./copy_sink.ts";
+import type { Ledger } from "./ledger.ts";
+import { epochParamValues, maxSupply, protocol } from "./network_params.ts";
+import { utc } from "./row_values.ts";
+import {
+  computeRewards,
+  snapshot,
+  writeDrepDistr,
+  writeEpochStake,
+  writeRewards,
+} from "./stake_and_rewards.ts";
+
+const totalUtxo = (ledger: Ledger): bigint => {
+  let sum = 0n;
+  for (let i = 1; i < (ledger.next.get("tx_out") ?? 1); i++) {
+    if (ledger.outSpent.data[i] === 0) sum += BigInt(ledger.outValue.data[i]!);
+  }
+  return sum;
+};
+
+const totalRewards = (ledger: Ledger): bigint => {
+  let sum = 0n;
+  for (const w of ledger.wallets) sum += BigInt(w.rewards);
+  return sum;
+};
+
+/** Everything the ledger does entering `epoch`, written against that epoch's first block. */
+export const epochBoundary = (ledger: Ledger, epoch: number, firstBlockId: number, firstSlot: number) => {
+  // 1. finish the previous epoch's books
+  if (epoch > 0) {
+    ledger.row("epoch_finalized", [
+      ledger.id("epoch_finalized"),
+      ledger.epochOutSum,
+      ledger.feesByEpoch[epoch - 1] ?? 0,
+      ledger.epochTxCount,
+      ledger.epochBlockCount,
+      epoch - 1,
+      utc(ledger.epochStart),
+      utc(ledger.epochEnd),
+    ]);
+  }
+  ledger.epochOutSum = 0n;
+  ledger.epochTxCount = 0;
+  ledger.epochBlockCount = 0;
+  // 2. parameters for the new epoch
+  ledger.row(
+    "epoch_param",
+    epochParamValues(
+      ledger.id("epoch_param"),
+      epoch,
+      ledger.r.hex(32),
+      ledger.costModelId,
+      firstBlockId,
+    ) as unknown as Array<CopyValue>,
+  );
+  if (epoch === 0) {
+    ledger.snapshots[0] = snapshot(ledger);
+    return;
+  }
+  // 3. the reward update: monetary expansion plus the fees of epoch - 2
+  const expansion = Number((ledger.reserves * 3n) / 1000n);
+  const fees = ledger.feesByEpoch[epoch - 2] ?? 0;
+  const pot = expansion + fees;
+  const toTreasury = Math.floor(pot * protocol.treasuryGrowthRate);
+  const { rows, total } = computeRewards(ledger, epoch - 2, pot - toTreasury);
+  writeRewards(ledger, rows, epoch - 2, true);
+  ledger.treasury += BigInt(toTreasury);
+  ledger.reserves += BigInt(pot - toTreasury - total) - BigInt(expansion);
+  // 4. pool retirements take effect: deposit refunds to the reward account
+  for (const p of ledger.pools) {
+    if (p.retiring === epoch && !p.retired) {
+      p.retired = true;
+      ledger.worldVersion++;
+      ledger.depositsStake -= BigInt(protocol.poolDeposit);
+      const owner = ledger.wallets[p.rewardWallet]!;
+      if (owner.registered) {
+        ledger.row("reward", [owner.stakeAddressId, "refund", protocol.poolDeposit, epoch, p.id, epoch - 1]);
+        owner.rewards += protocol.poolDeposit;
+      } else {
+        ledger.treasury += BigInt(protocol.poolDeposit);
+      }
+    }
+  }
+  // 5. enacted governance: treasury withdrawals and their deposit refunds
+  for (const prop of ledger.proposals) {
+    if (prop.enactAt !== epoch) continue;
+    const beneficiary = ledger.wallets[prop.beneficiary]!;
+    const returner = ledger.wallets[prop.returnWallet]!;
+    ledger.row("reward_rest", [
+      ledger.stakeAddressId(prop.beneficiary),
+      "treasury",
+      prop.amount,
+      epoch,
+      epoch - 1,
+    ]);
+    ledger.row("reward_rest", [
+      ledger.stakeAddressId(prop.returnWallet),
+      "proposal_refund",
+      prop.deposit,
+      epoch,
+      epoch - 1,
+    ]);
+    ledger.treasury -= BigInt(prop.amount);
+    beneficiary.rewards += prop.amount;
+    returner.rewards += prop.deposit;
+    ledger.depositsProposal -= BigInt(prop.deposit);
+  }
+  // 6. stake distribution: the snapshot taken entering epoch - 1 is active now
+  const active = ledger.snapshots[epoch - 1];
+  if (active) writeEpochStake(ledger, epoch, active);
+  ledger.snapshots[epoch] = snapshot(ledger);
+  writeDrepDistr(ledger, epoch, ledger.snapshots[epoch]!);
+  // 7. the pots, which always add up to the maximum supply
+  const utxo = totalUtxo(ledger);
+  const rewards = totalRewards(ledger);
+  const feesPot = BigInt(ledger.feesByEpoch[epoch - 1] ?? 0);
+  const sum = ledger.treasury + ledger.reserves + rewards + utxo + ledger.depositsStake +
+    ledger.depositsDrep +
+    ledger.depositsProposal + feesPot;
+  if (sum !== maxSupply) throw new Error(`demo chain: ada_pots do not add up at epoch ${epoch}: ${sum}`);
+  ledger.row("ada_pots", [
+    ledger.id("ada_pots"),
+    firstSlot,
+    epoch,
+    ledger.treasury,
+    ledger.reserves,
+    rewards,
+    utxo,
+    ledger.depositsStake,
+    feesPot,
+    firstBlockId,
+    ledger.depositsDrep,
+    ledger.depositsProposal,
+  ]);
+};
