@@ -1,11 +1,26 @@
 /**
- * Blocks for the explorer (shared/notes/dbsync.md §7): the newest first by the primary key, or one by number
- * (idx_block_block_no) or hash (unique_block); the pool from slot_leader and its ticker and name from the newest
- * off-chain metadata; fee and output totals over the block's transactions (idx_tx_block_id).
+ * Blocks for the explorer (shared/notes/dbsync.md §7), only real blocks (the genesis pseudo-block and Byron
+ * boundary blocks have no block number): the newest first by block number (idx_block_block_no, a range of
+ * `limit` numbers), one by number (idx_block_block_no) or hash (unique_block). The pool from the slot leader
+ * (primary keys) with its ticker and name from its newest off-chain metadata (unique_off_chain_pool_data leads
+ * with pool_id); null when the slot leader is no pool (Byron, genesis delegates) or no metadata was fetched.
+ * Fee and output totals: one pass over the block's transactions (idx_tx_block_id).
  */
 import type { SqlClient } from "@effect/sql/SqlClient";
 import type { SqlError } from "@effect/sql/SqlError";
 import { Effect } from "effect";
+import type * as Explorer from "@schemas/explorer.ts";
+
+export type Block = typeof Explorer.Block.Type;
+export type BlockSummary = typeof Explorer.BlockSummary.Type;
+
+export interface BlockPage {
+  readonly total: number;
+  readonly page: number;
+  readonly pageSize: number;
+  readonly hasMore: boolean;
+  readonly data: ReadonlyArray<BlockSummary>;
+}
 
 interface BlockRow {
   readonly blockNo: number;
@@ -23,20 +38,20 @@ interface BlockRow {
   readonly totalFees: string;
 }
 
-const blockColumns = (sql: SqlClient) =>
-  sql`b.block_no as "blockNo", encode(b.hash, 'hex') as hash, b.slot_no::text as "slotNo", b.epoch_no as "epochNo",
-      b.epoch_slot_no as "epochSlotNo", b.time, b.tx_count::text as "txCount", b.size, p.view as "poolId",
-      meta.ticker_name as "poolTicker", meta.json ->> 'name' as "poolName",
-      (select coalesce(sum(t.out_sum), 0)::text from tx t where t.block_id = b.id) as "totalOutput",
-      (select coalesce(sum(t.fee), 0)::text from tx t where t.block_id = b.id) as "totalFees"`;
-
-const joins = (sql: SqlClient) =>
-  sql`join slot_leader l on l.id = b.slot_leader_id
-      left join pool_hash p on p.id = l.pool_hash_id
+const blockSelect = (sql: SqlClient) =>
+  sql`select b.block_no as "blockNo", encode(b.hash, 'hex') as hash, b.slot_no::text as "slotNo",
+             b.epoch_no as "epochNo", b.epoch_slot_no as "epochSlotNo", b.time, b.tx_count::text as "txCount",
+             b.size, p.view as "poolId", meta.ticker_name as "poolTicker", meta.json ->> 'name' as "poolName",
+             sums.output as "totalOutput", sums.fees as "totalFees"
+      from block b
+      left join lateral (select p.id, p.view from slot_leader l join pool_hash p on p.id = l.pool_hash_id
+                         where l.id = b.slot_leader_id limit 1) p on true
       left join lateral (select o.ticker_name, o.json from off_chain_pool_data o where o.pool_id = p.id
-                         order by o.id desc limit 1) meta on true`;
+                         order by o.id desc limit 1) meta on true
+      cross join lateral (select coalesce(sum(t.out_sum), 0)::text as output, coalesce(sum(t.fee), 0)::text as fees
+                          from tx t where t.block_id = b.id) sums`;
 
-const toBlock = (r: BlockRow) => ({
+const toBlock = (r: BlockRow): Block => ({
   blockNo: r.blockNo,
   hash: r.hash,
   slotNo: Number(r.slotNo),
@@ -52,44 +67,59 @@ const toBlock = (r: BlockRow) => ({
   totalFees: r.totalFees,
 });
 
-export type BlockDetail = ReturnType<typeof toBlock>;
+const toSummary = (r: BlockRow): BlockSummary => ({
+  blockNo: r.blockNo,
+  hash: r.hash,
+  slotNo: Number(r.slotNo),
+  time: r.time.toISOString(),
+  txCount: Number(r.txCount),
+  size: r.size,
+  poolTicker: r.poolTicker,
+  totalFees: r.totalFees,
+  totalOutput: r.totalOutput,
+});
 
-/** The newest blocks, a page at a time; `total` is the tip's block number + 1 (block numbers start at 0). */
-export const recentBlocks = (sql: SqlClient, page: { readonly page: number; readonly limit: number }) =>
+/**
+ * The newest blocks, `limit` per page (page 1 = the tip). Block numbers are consecutive, so a page is a range
+ * of numbers and `total` is tip - first + 1 (two index probes, no count).
+ */
+export const recentBlocks = (
+  sql: SqlClient,
+  paging: { readonly page: number; readonly limit: number },
+): Effect.Effect<BlockPage, SqlError> =>
   Effect.gen(function* () {
-    const [tip] = yield* sql<{ blockNo: number }>`
-      select block_no as "blockNo" from block where block_no is not null order by id desc limit 1`;
-    const total = tip ? tip.blockNo + 1 : 0;
-    const top = (tip?.blockNo ?? -1) - (page.page - 1) * page.limit;
-    const rows = top < 0 ? [] : yield* sql<BlockRow>`
-      select ${blockColumns(sql)} from block b ${joins(sql)}
-      where b.block_no <= ${top} and b.block_no > ${top - page.limit}
+    const page = Math.max(1, Math.trunc(paging.page));
+    const limit = Math.max(1, Math.trunc(paging.limit));
+    const [range] = yield* sql<{ tip: number | null; first: number | null }>`
+      select (select block_no from block where block_no is not null order by id desc limit 1) as tip,
+             (select block_no from block where block_no is not null order by block_no limit 1) as first`;
+    if (range?.tip == null || range.first == null) {
+      return { total: 0, page, pageSize: limit, hasMore: false, data: [] };
+    }
+    const total = range.tip - range.first + 1;
+    const top = range.tip - (page - 1) * limit;
+    const bottom = Math.max(range.first, top - limit + 1);
+    const rows = top < range.first ? [] : yield* sql<BlockRow>`
+      ${blockSelect(sql)}
+      where b.block_no between ${bottom} and ${top}
       order by b.block_no desc`;
-    const data = rows.map((r) => {
-      const b = toBlock(r);
-      return {
-        blockNo: b.blockNo,
-        hash: b.hash,
-        slotNo: b.slotNo,
-        time: b.time,
-        txCount: b.txCount,
-        size: b.size,
-        poolTicker: b.poolTicker,
-        totalFees: b.totalFees,
-        totalOutput: b.totalOutput,
-      };
-    });
-    return { total, page: page.page, pageSize: page.limit, hasMore: page.page * page.limit < total, data };
+    return { total, page, pageSize: limit, hasMore: page * limit < total, data: rows.map(toSummary) };
   });
 
+/** One block by number or by hash (64 hex characters); undefined when there is none. */
 export const blockById = (
   sql: SqlClient,
   id: { readonly number: number } | { readonly hash: string },
-): Effect.Effect<BlockDetail | undefined, SqlError> =>
-  Effect.map(
+): Effect.Effect<Block | undefined, SqlError> => {
+  if ("hash" in id && !/^[0-9a-fA-F]{64}$/.test(id.hash)) return Effect.succeed(undefined);
+  if ("number" in id && !(Number.isSafeInteger(id.number) && id.number >= 0 && id.number < 2 ** 31)) {
+    return Effect.succeed(undefined);
+  }
+  return Effect.map(
     "number" in id
-      ? sql<BlockRow>`select ${blockColumns(sql)} from block b ${joins(sql)} where b.block_no = ${id.number}`
-      : sql<BlockRow>`select ${blockColumns(sql)} from block b ${joins(sql)}
-                      where b.hash = decode(${id.hash}, 'hex') and b.block_no is not null`,
+      ? sql<BlockRow>`${blockSelect(sql)} where b.block_no = ${id.number}`
+      : sql<BlockRow>`${blockSelect(sql)}
+                      where b.hash = decode(${id.hash.toLowerCase()}, 'hex') and b.block_no is not null`,
     (rows) => (rows[0] ? toBlock(rows[0]) : undefined),
   );
+};

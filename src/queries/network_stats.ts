@@ -1,11 +1,30 @@
 /**
- * Network statistics from db-sync (shared/notes/dbsync.md §8), in three parts by cost: the tip (one index probe);
- * the pots and the epoch's active stake, which change once an epoch (the caller caches them per epoch); and the
- * transaction total, from the epoch table/view rather than counting `tx` (the caller caches it briefly).
+ * Network statistics from db-sync (shared/notes/dbsync.md §8), in three parts by cost:
+ * - the tip (`tipPosition`): one backward probe of block's primary key;
+ * - what changes once an epoch (`epochFigures`): the latest ada_pots row (one row per epoch) and the epoch's
+ *   stake distribution (idx_epoch_stake_epoch_no: one range of the current epoch's rows, ~1.3 M on mainnet, the
+ *   same for every request of the epoch: the caller caches it per epoch);
+ * - the transaction total (`totalTransactions`): never `count(*) from tx`; the finished epochs' counts from
+ *   db-sync's epoch bookkeeping plus the blocks of the epochs after them (idx_block_epoch_no), so the work is one
+ *   epoch's blocks (~21,600) whatever the chain's length.
+ * Decisions:
+ * - circulatingSupply = ada_pots.utxo + ada_pots.rewards of the latest boundary: the ADA held by users (UTxO and
+ *   reward balances; Blockfrost's definition), from the snapshot db-sync takes at each epoch boundary, so it is
+ *   one row read. It trails the live figure by up to an epoch; Koios's `circulation` is ada_pots.utxo alone.
+ * - totalTransactions counts transactions of real blocks: the genesis distribution (db-sync's pseudo-block
+ *   without a block number or epoch) is not counted, as in db-sync's own epoch counts.
+ * - activePools = pools in the current epoch's stake distribution (distinct epoch_stake.pool_id);
+ *   activeDelegators = its rows with a positive amount (zero rows exist in DBs older than 13.7.0.3).
  */
 import type { SqlClient } from "@effect/sql/SqlClient";
 import type { SqlError } from "@effect/sql/SqlError";
 import { Effect } from "effect";
+import type * as Explorer from "@schemas/explorer.ts";
+
+export type NetworkStats = typeof Explorer.NetworkStats.Type;
+
+/** Slots per epoch on mainnet and preprod. */
+export const epochLength = 432_000;
 
 export interface TipPosition {
   readonly blockNo: number;
@@ -23,7 +42,7 @@ export const tipPosition = (sql: SqlClient): Effect.Effect<TipPosition | undefin
   );
 
 export interface EpochFigures {
-  /** ADA outside reserves, treasury, deposits and fees at the last boundary: UTxO plus reward balances. */
+  /** ADA held by users at the last boundary: UTxO plus reward balances (ada_pots.utxo + rewards). */
   readonly circulatingSupply: string;
   readonly treasury: string;
   readonly reserves: string;
@@ -32,10 +51,15 @@ export interface EpochFigures {
   readonly activeDelegators: number;
 }
 
+/**
+ * The pots of the latest boundary (ada_pots gets one row per epoch boundary, in chain order, so the newest id is
+ * the latest epoch: a backward probe of the primary key) and the stake distribution active in `epoch` ("0"/0
+ * when absent).
+ */
 export const epochFigures = (sql: SqlClient, epoch: number): Effect.Effect<EpochFigures, SqlError> =>
   Effect.map(
     sql<EpochFigures>`
-      with pots as (select utxo, rewards, treasury, reserves from ada_pots order by epoch_no desc limit 1),
+      with pots as (select utxo, rewards, treasury, reserves from ada_pots order by id desc limit 1),
            stake as (select coalesce(sum(amount), 0) as total, count(distinct pool_id)::int as pools,
                             count(*) filter (where amount > 0)::int as delegators
                      from epoch_stake where epoch_no = ${epoch})
@@ -47,16 +71,58 @@ export const epochFigures = (sql: SqlClient, epoch: number): Effect.Effect<Epoch
     ([r]) => r!,
   );
 
-/** All transactions: the epoch table/view's counts (finalised epochs + the current one computed by db-sync). */
+/**
+ * All transactions of real blocks. The epochs before the tip's epoch from db-sync's epoch bookkeeping
+ * (`epoch_finalized` from 13.7.2, where `epoch` became a view whose open part aggregates tx; the `epoch` table
+ * before), trusted only when they are exactly epochs 0..n without a gap (the table is empty with
+ * `disable_epoch`); the blocks after them summed from block.tx_count through idx_block_epoch_no. Without usable
+ * epoch rows that sum covers every block (one scan of block: the fallback, not the rule).
+ */
 export const totalTransactions = (sql: SqlClient): Effect.Effect<number, SqlError> =>
-  Effect.flatMap(
-    sql<{ n: string | null }>`select sum(tx_count)::text as n from epoch`,
-    ([r]) =>
-      r?.n != null
-        ? Effect.succeed(Number(r.n))
-        // epoch can be empty (insert_options disable_epoch): fall back to the blocks' counts
-        : Effect.map(
-          sql<{ n: string }>`select coalesce(sum(tx_count), 0)::text as n from block`,
-          ([b]) => Number(b!.n),
-        ),
-  );
+  Effect.gen(function* () {
+    const [state] = yield* sql<{ epochNo: number | null; finalized: boolean }>`
+      select (select epoch_no from block where block_no is not null order by id desc limit 1) as "epochNo",
+             to_regclass('epoch_finalized') is not null as finalized`;
+    const current = state?.epochNo;
+    if (current == null) return 0;
+    const [done] = state!.finalized
+      ? yield* sql<{ n: string; epochs: number; last: number | null }>`
+          select coalesce(sum(tx_count), 0)::text as n, count(*)::int as epochs, max(no)::int as last
+          from epoch_finalized where no < ${current}`
+      : yield* sql<{ n: string; epochs: number; last: number | null }>`
+          select coalesce(sum(tx_count), 0)::text as n, count(*)::int as epochs, max(no)::int as last
+          from epoch where no < ${current}`;
+    const trusted = done !== undefined && done.last !== null && done.epochs === done.last + 1;
+    const last = trusted ? done.last! : -1;
+    const [rest] = yield* sql<{ n: string }>`
+      select coalesce(sum(tx_count), 0)::text as n from block where epoch_no > ${last} and block_no is not null`;
+    return (trusted ? Number(done.n) : 0) + Number(rest?.n ?? 0);
+  });
+
+/** Percent of the epoch's slots passed, two decimals, 0 to 100. */
+export const epochProgress = (epochSlotNo: number): number =>
+  Math.min(100, Math.max(0, Math.round((epochSlotNo / epochLength) * 10_000) / 100));
+
+/** The whole NetworkStats resource, uncached (the caller caches); undefined before the first block. */
+export const networkStats = (sql: SqlClient): Effect.Effect<NetworkStats | undefined, SqlError> =>
+  Effect.gen(function* () {
+    const tip = yield* tipPosition(sql);
+    if (!tip) return undefined;
+    const [figures, transactions] = yield* Effect.all(
+      [epochFigures(sql, tip.epochNo), totalTransactions(sql)],
+      { concurrency: "unbounded" },
+    );
+    return {
+      blockHeight: tip.blockNo,
+      slotNo: tip.slotNo,
+      epochNo: tip.epochNo,
+      epochProgress: epochProgress(tip.epochSlotNo),
+      totalTransactions: transactions,
+      circulatingSupply: figures.circulatingSupply,
+      treasury: figures.treasury,
+      reserves: figures.reserves,
+      activeStake: figures.activeStake,
+      activePools: figures.activePools,
+      activeDelegators: figures.activeDelegators,
+    } satisfies NetworkStats;
+  });

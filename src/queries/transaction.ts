@@ -1,0 +1,478 @@
+/**
+ * One transaction in full for the explorer (`/v2/explorer/{network}/tx/{hash}`; shared/notes/dbsync.md §6): the
+ * header by `unique_tx` and the block's primary key, then one statement per child kind for the whole
+ * transaction (inputs, outputs, collateral, certificates, withdrawals, mints, metadata), each an index lookup by
+ * the transaction's id, never one statement per row:
+ *   inputs       tx_in by tx_in_id (idx_tx_in_tx_in_id) -> tx_out by (tx_id, index) (unique_txout) [enable], or
+ *                tx_out by consumed_by_tx_id (idx_tx_out_consumed_by_tx_id) [consumed/prune/bootstrap]
+ *   outputs      tx_out by tx_id (idx_tx_out_tx_id/unique_txout); datum, script by primary key; spent by:
+ *                tx_in by (tx_out_id, tx_out_index) (idx_cds_tx_in_tx_out_id_tx_out_index) [enable], or
+ *                tx_out.consumed_by_tx_id -> tx primary key [other modes]
+ *   tokens       ma_tx_out by tx_out_id (idx_ma_tx_out_tx_out_id), inside the input/output statements
+ *   collateral   collateral_tx_in by tx_in_id (idx_cds_collateral_tx_in_tx_in_id) -> unique_txout
+ *   certificates stake_registration, stake_deregistration, delegation (idx_*_tx_id), delegation_vote,
+ *                drep_registration (idx_cds_*_tx_id), pool_update (idx_pool_update_registered_tx_id),
+ *                pool_retire (idx_pool_retire_announced_tx_id): one UNION ALL statement
+ *   withdrawals  idx_withdrawal_tx_id; mints idx_ma_tx_mint_tx_id; metadata idx_tx_metadata_tx_id
+ *
+ * Decisions:
+ * - Phase-2 failed transactions (`valid_contract` false): db-sync stores only what the chain applied. Its tx_in
+ *   rows are the COLLATERAL inputs (consumed), its only tx_out is the collateral return (at index = number of
+ *   body outputs), `fee` is the collateral taken; the body's inputs, outputs, certificates, withdrawals, mints
+ *   and metadata are not stored. We report exactly that: `inputs` is empty (the body's inputs were not spent),
+ *   `collateral` lists the consumed collateral inputs (the tx_in rows), `outputs` holds the collateral return as
+ *   the one output the transaction created, and the other lists are empty. `validContract: false` tells them apart.
+ * - Reference inputs are not part of the spec's Transaction and are not reported (they are not in `inputs`).
+ * - Certificates, ordered by cert_index, in the spec's nine types. A Conway combined certificate writes several
+ *   rows with the same (tx_id, cert_index): delegation + delegation_vote is ONE `stake_vote_delegation`; a
+ *   registration combined with a delegation is reported as `stake_registration` followed by the delegation part
+ *   (`delegation`, `vote_delegation` or `stake_vote_delegation`), both from the same certificate.
+ *   drep_registration: deposit > 0 `drep_registration`, < 0 `drep_deregistration`, NULL (a DRep UPDATE,
+ *   which the spec has no type for) also `drep_registration`: an update re-states the registration's anchor,
+ *   and dropping it would hide a certificate. pool_update (registration or re-registration) is
+ *   `pool_registration`. Certificates outside the spec's types (committee hot key authorisation/resignation,
+ *   MIR) are not reported. `epoch`: the epoch the certificate takes effect: stake (de)registration the
+ *   transaction's epoch (db-sync's epoch_no), delegation and pool registration the active epoch, pool
+ *   retirement the retiring epoch; none for DRep and vote certificates. The spec's Certificate has no DRep
+ *   field, so DRep and vote certificates carry only the stake address where there is one.
+ * - Genesis distribution transactions sit in db-sync's genesis pseudo-block (no block number, slot or epoch):
+ *   reported with blockNo 0 and slotNo 0 (the chain's origin), blockHash and epochNo null.
+ * - `deposit` NULL (db-sync with the ledger disabled): computed from value conservation (inputs + withdrawals -
+ *   outputs - fee - treasury donation) when every input is resolvable, else "0".
+ * - Under prune/bootstrap db-sync deletes spent outputs: inputs (and collateral) whose output is gone, and this
+ *   transaction's own outputs that were spent and pruned, cannot be reported and are missing from the lists.
+ * - referenceScript: the script's bytes as hex; Plutus scripts as db-sync stores them (`script.bytes`), native
+ *   scripts (db-sync keeps only their JSON) re-encoded to their CBOR (the ledger's hash of it is the script hash).
+ * - Asset names: UTF-8 text when the bytes are valid UTF-8 without control characters, else hex.
+ * - Lists are always present, empty when there is nothing (tokens of an ADA-only output, a transaction without
+ *   certificates...); nullable values are null (datumHash, inlineDatum, referenceScript, spentByTxHash...).
+ */
+import type { SqlClient } from "@effect/sql/SqlClient";
+import type { SqlError } from "@effect/sql/SqlError";
+import { Effect } from "effect";
+import type * as Explorer from "@schemas/explorer.ts";
+import type { SpentTracking } from "@src/dbsync/detect.ts";
+
+export type Token = typeof Explorer.Token.Type;
+export type TransactionInput = typeof Explorer.TransactionInput.Type;
+export type TransactionOutput = typeof Explorer.TransactionOutput.Type;
+export type Certificate = typeof Explorer.Certificate.Type;
+export type Withdrawal = typeof Explorer.Withdrawal.Type;
+export type Mint = typeof Explorer.Mint.Type;
+export type Transaction = typeof Explorer.Transaction.Type;
+
+interface HeaderRow {
+  readonly id: string;
+  readonly hash: string;
+  readonly blockNo: number | null;
+  readonly blockHash: string;
+  readonly epochNo: number | null;
+  readonly blockTime: Date;
+  readonly slotNo: string | null;
+  readonly fee: string;
+  readonly totalOutput: string;
+  readonly deposit: string | null;
+  readonly treasuryDonation: string;
+  readonly size: number;
+  readonly validContract: boolean;
+  readonly scriptSize: number;
+  readonly invalidBefore: string | null;
+  readonly invalidHereafter: string | null;
+}
+
+interface TokenJson {
+  readonly policyId: string;
+  readonly assetNameHex: string;
+  readonly quantity: string;
+  readonly fingerprint: string;
+}
+
+interface InputRow {
+  readonly txHash: string;
+  readonly outputIndex: number;
+  readonly address: string;
+  readonly value: string;
+  readonly datumHash: string | null;
+  readonly tokens: ReadonlyArray<TokenJson> | null;
+}
+
+interface OutputRow {
+  readonly index: number;
+  readonly address: string;
+  readonly value: string;
+  readonly datumHash: string | null;
+  readonly inlineDatum: string | null;
+  readonly scriptBytes: string | null;
+  readonly scriptJson: unknown;
+  readonly spentByTxHash: string | null;
+  readonly tokens: ReadonlyArray<TokenJson> | null;
+}
+
+type CertKind =
+  | "stake_registration"
+  | "stake_deregistration"
+  | "delegation"
+  | "vote_delegation"
+  | "pool_registration"
+  | "pool_retirement"
+  | "drep";
+
+interface CertRow {
+  readonly kind: CertKind;
+  readonly certIndex: number;
+  readonly stakeAddress: string | null;
+  readonly poolId: string | null;
+  readonly poolTicker: string | null;
+  readonly epoch: number | null;
+  readonly deposit: string | null;
+}
+
+/** The tokens of output `o` as a JSON array (null when none), inside the statement that reads the outputs. */
+const tokensOfO = (sql: SqlClient) =>
+  sql`(select json_agg(json_build_object('policyId', encode(m.policy, 'hex'), 'assetNameHex', encode(m.name, 'hex'),
+                 'quantity', mo.quantity::text, 'fingerprint', m.fingerprint) order by mo.id)
+       from ma_tx_out mo join multi_asset m on m.id = mo.ident where mo.tx_out_id = o.id)`;
+
+const header = (sql: SqlClient, hash: string) =>
+  sql<HeaderRow>`
+    select t.id::text as id, encode(t.hash, 'hex') as hash, b.block_no as "blockNo",
+           encode(b.hash, 'hex') as "blockHash", b.epoch_no as "epochNo", b.time as "blockTime",
+           b.slot_no::text as "slotNo", t.fee::text as fee, t.out_sum::text as "totalOutput",
+           t.deposit::text as deposit, t.treasury_donation::text as "treasuryDonation", t.size,
+           t.valid_contract as "validContract", t.script_size as "scriptSize",
+           t.invalid_before::text as "invalidBefore", t.invalid_hereafter::text as "invalidHereafter"
+    from tx t join block b on b.id = t.block_id
+    where t.hash = decode(${hash}, 'hex')`;
+
+/**
+ * What the transaction consumed, resolved to the outputs: its inputs, or for a phase-2 failure its collateral.
+ * Ordered as the ledger orders a transaction's inputs (by output reference: transaction hash, then index).
+ */
+const consumed = (sql: SqlClient, txId: string, spent: SpentTracking) =>
+  spent === "enable"
+    ? sql<InputRow>`
+        select encode(st.hash, 'hex') as "txHash", o.index as "outputIndex", o.address, o.value::text as value,
+               encode(o.data_hash, 'hex') as "datumHash", ${tokensOfO(sql)} as tokens
+        from tx_in i
+        join tx_out o on o.tx_id = i.tx_out_id and o.index = i.tx_out_index
+        join tx st on st.id = o.tx_id
+        where i.tx_in_id = ${txId}
+        order by st.hash, o.index`
+    : sql<InputRow>`
+        select encode(st.hash, 'hex') as "txHash", o.index as "outputIndex", o.address, o.value::text as value,
+               encode(o.data_hash, 'hex') as "datumHash", ${tokensOfO(sql)} as tokens
+        from tx_out o join tx st on st.id = o.tx_id
+        where o.consumed_by_tx_id = ${txId}
+        order by st.hash, o.index`;
+
+/** Collateral inputs of a valid transaction (only stored with db-sync's plutus option on, the default). */
+const collateralInputs = (sql: SqlClient, txId: string) =>
+  sql<InputRow>`
+    select encode(st.hash, 'hex') as "txHash", o.index as "outputIndex", o.address, o.value::text as value,
+           encode(o.data_hash, 'hex') as "datumHash", ${tokensOfO(sql)} as tokens
+    from collateral_tx_in c
+    join tx_out o on o.tx_id = c.tx_out_id and o.index = c.tx_out_index
+    join tx st on st.id = o.tx_id
+    where c.tx_in_id = ${txId}
+    order by st.hash, o.index`;
+
+/** The transaction's outputs; datum, script and spender probed per output by primary key (lateral, no join plan). */
+const outputs = (sql: SqlClient, txId: string, spent: SpentTracking) => {
+  const spentBy = spent === "enable"
+    ? sql`left join lateral (select s.hash from tx_in i join tx s on s.id = i.tx_in_id
+                             where i.tx_out_id = o.tx_id and i.tx_out_index = o.index limit 1) sp on true`
+    : sql`left join tx sp on sp.id = o.consumed_by_tx_id`;
+  return sql<OutputRow>`
+    select o.index, o.address, o.value::text as value, encode(o.data_hash, 'hex') as "datumHash",
+           encode(d.bytes, 'hex') as "inlineDatum", encode(s.bytes, 'hex') as "scriptBytes",
+           s.json as "scriptJson", encode(sp.hash, 'hex') as "spentByTxHash",
+           ${tokensOfO(sql)} as tokens
+    from tx_out o
+    left join lateral (select d.bytes from datum d where d.id = o.inline_datum_id limit 1) d on true
+    left join lateral (select s.bytes, s.json from script s where s.id = o.reference_script_id limit 1) s on true
+    ${spentBy}
+    where o.tx_id = ${txId}
+    order by o.index`;
+};
+
+/** The newest off-chain ticker of pool `p` (unique_off_chain_pool_data leads with pool_id). */
+const tickerOfP = (sql: SqlClient) =>
+  sql`(select o.ticker_name from off_chain_pool_data o where o.pool_id = p.id order by o.id desc limit 1)`;
+
+const certificateRows = (sql: SqlClient, txId: string) =>
+  sql<CertRow>`
+    select c.* from (
+      select 'stake_registration' as kind, r.cert_index as "certIndex", a.view as "stakeAddress",
+             null::text as "poolId", null::text as "poolTicker", r.epoch_no::int as epoch, null::text as deposit
+      from stake_registration r join stake_address a on a.id = r.addr_id where r.tx_id = ${txId}
+      union all
+      select 'stake_deregistration', r.cert_index, a.view, null, null, r.epoch_no::int, null
+      from stake_deregistration r join stake_address a on a.id = r.addr_id where r.tx_id = ${txId}
+      union all
+      select 'delegation', r.cert_index, a.view, p.view, ${tickerOfP(sql)},
+             r.active_epoch_no::int, null
+      from delegation r join stake_address a on a.id = r.addr_id join pool_hash p on p.id = r.pool_hash_id
+      where r.tx_id = ${txId}
+      union all
+      select 'vote_delegation', r.cert_index, a.view, null, null, null, null
+      from delegation_vote r join stake_address a on a.id = r.addr_id where r.tx_id = ${txId}
+      union all
+      select 'pool_registration', r.cert_index, null, p.view, ${tickerOfP(sql)},
+             r.active_epoch_no::int, null
+      from pool_update r join pool_hash p on p.id = r.hash_id where r.registered_tx_id = ${txId}
+      union all
+      select 'pool_retirement', r.cert_index, null, p.view, ${tickerOfP(sql)},
+             r.retiring_epoch::int, null
+      from pool_retire r join pool_hash p on p.id = r.hash_id where r.announced_tx_id = ${txId}
+      union all
+      select 'drep', r.cert_index, null, null, null, null, r.deposit::text
+      from drep_registration r where r.tx_id = ${txId}
+    ) c
+    order by c."certIndex"`;
+
+const withdrawals = (sql: SqlClient, txId: string) =>
+  sql<Withdrawal>`
+    select a.view as "stakeAddress", w.amount::text as amount
+    from withdrawal w join stake_address a on a.id = w.addr_id
+    where w.tx_id = ${txId} order by w.id`;
+
+const mints = (sql: SqlClient, txId: string) =>
+  sql<{ policyId: string; assetNameHex: string; quantity: string }>`
+    select encode(m.policy, 'hex') as "policyId", encode(m.name, 'hex') as "assetNameHex",
+           t.quantity::text as quantity
+    from ma_tx_mint t join multi_asset m on m.id = t.ident
+    where t.tx_id = ${txId} order by t.id`;
+
+const metadata = (sql: SqlClient, txId: string) =>
+  sql<{ key: string; json: unknown }>`
+    select key::text as key, json from tx_metadata where tx_id = ${txId} order by id`;
+
+/** UTF-8 text of an asset name when it is valid UTF-8 without control characters, else its hex. */
+export const assetNameText = (nameHex: string): string => {
+  try {
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(hexBytes(nameHex));
+    // deno-lint-ignore no-control-regex
+    return /[\u0000-\u001f\u007f]/.test(text) ? nameHex : text;
+  } catch {
+    return nameHex;
+  }
+};
+
+const hexBytes = (hex: string): Uint8Array => {
+  const bytes = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return bytes;
+};
+
+const toToken = (t: TokenJson): Token => ({
+  policyId: t.policyId,
+  assetName: assetNameText(t.assetNameHex),
+  assetNameHex: t.assetNameHex,
+  quantity: t.quantity,
+  fingerprint: t.fingerprint,
+});
+
+const toInput = (r: InputRow): TransactionInput => ({
+  txHash: r.txHash,
+  outputIndex: r.outputIndex,
+  address: r.address,
+  value: r.value,
+  tokens: (r.tokens ?? []).map(toToken),
+  datumHash: r.datumHash,
+});
+
+const toOutput = (r: OutputRow): TransactionOutput => ({
+  index: r.index,
+  address: r.address,
+  value: r.value,
+  tokens: (r.tokens ?? []).map(toToken),
+  datumHash: r.datumHash,
+  inlineDatum: r.inlineDatum,
+  referenceScript: r.scriptBytes ?? (r.scriptJson == null ? null : nativeScriptCbor(r.scriptJson)),
+  isSpent: r.spentByTxHash !== null,
+  spentByTxHash: r.spentByTxHash,
+});
+
+/** The rows of one cert_index -> the spec's certificates (see the module comment for combined certificates). */
+const toCertificates = (rows: ReadonlyArray<CertRow>): Array<Certificate> => {
+  const of = (kind: CertKind) => rows.find((r) => r.kind === kind);
+  const out: Array<Certificate> = [];
+  const registration = of("stake_registration");
+  if (registration) {
+    out.push({
+      type: "stake_registration",
+      stakeAddress: registration.stakeAddress,
+      epoch: registration.epoch,
+    });
+  }
+  const delegation = of("delegation");
+  const vote = of("vote_delegation");
+  if (delegation) {
+    out.push({
+      type: vote ? "stake_vote_delegation" : "delegation",
+      stakeAddress: delegation.stakeAddress,
+      poolId: delegation.poolId,
+      poolTicker: delegation.poolTicker,
+      epoch: delegation.epoch,
+    });
+  } else if (vote) {
+    out.push({ type: "vote_delegation", stakeAddress: vote.stakeAddress });
+  }
+  const deregistration = of("stake_deregistration");
+  if (deregistration) {
+    out.push({
+      type: "stake_deregistration",
+      stakeAddress: deregistration.stakeAddress,
+      epoch: deregistration.epoch,
+    });
+  }
+  for (const r of rows) {
+    if (r.kind === "pool_registration" || r.kind === "pool_retirement") {
+      out.push({ type: r.kind, poolId: r.poolId, poolTicker: r.poolTicker, epoch: r.epoch });
+    } else if (r.kind === "drep") {
+      out.push({
+        type: r.deposit !== null && r.deposit.startsWith("-") ? "drep_deregistration" : "drep_registration",
+      });
+    }
+  }
+  return out;
+};
+
+const certificates = (rows: ReadonlyArray<CertRow>): Array<Certificate> => {
+  const byIndex = new Map<number, Array<CertRow>>();
+  for (const r of rows) byIndex.set(r.certIndex, [...(byIndex.get(r.certIndex) ?? []), r]);
+  return [...byIndex.keys()].sort((a, b) => a - b).flatMap((i) => toCertificates(byIndex.get(i)!));
+};
+
+const numberOrNull = (text: string | null): number | null => (text === null ? null : Number(text));
+
+const hashPattern = /^[0-9a-fA-F]{64}$/;
+
+/**
+ * The transaction with this hash (64 hex characters), or undefined when the chain has none. `spentTracking`
+ * is DbSyncInfo.spentTracking: where spent-ness is recorded (tx_in, or tx_out.consumed_by_tx_id).
+ */
+export const transactionByHash = (
+  sql: SqlClient,
+  hash: string,
+  spentTracking: SpentTracking,
+): Effect.Effect<Transaction | undefined, SqlError> =>
+  Effect.gen(function* () {
+    if (!hashPattern.test(hash)) return undefined;
+    const [h] = yield* header(sql, hash.toLowerCase());
+    if (!h) return undefined;
+    const [spentRows, outputRows, collateralRows, certRows, withdrawalRows, mintRows, metadataRows] =
+      yield* Effect
+        .all([
+          consumed(sql, h.id, spentTracking),
+          outputs(sql, h.id, spentTracking),
+          // a failed transaction's collateral is what it consumed (its tx_in rows): no second lookup
+          h.validContract ? collateralInputs(sql, h.id) : Effect.succeed<ReadonlyArray<InputRow>>([]),
+          certificateRows(sql, h.id),
+          withdrawals(sql, h.id),
+          mints(sql, h.id),
+          metadata(sql, h.id),
+        ], { concurrency: "unbounded" });
+    const inputs = h.validContract ? spentRows.map(toInput) : [];
+    const collateral = h.validContract ? collateralRows.map(toInput) : spentRows.map(toInput);
+    const genesis = h.blockNo === null;
+    return {
+      hash: h.hash,
+      blockNo: h.blockNo ?? 0,
+      blockHash: genesis ? null : h.blockHash,
+      epochNo: h.epochNo,
+      blockTime: h.blockTime.toISOString(),
+      slotNo: Number(h.slotNo ?? 0),
+      fee: h.fee,
+      totalOutput: h.totalOutput,
+      deposit: h.deposit ?? depositFromBalance(h, spentRows, withdrawalRows, spentTracking),
+      size: h.size,
+      validContract: h.validContract,
+      scriptSize: h.scriptSize,
+      invalidBefore: numberOrNull(h.invalidBefore),
+      invalidHereafter: numberOrNull(h.invalidHereafter),
+      inputs,
+      outputs: outputRows.map(toOutput),
+      certificates: certificates(certRows),
+      withdrawals: withdrawalRows,
+      mints: mintRows.map((m) => ({
+        policyId: m.policyId,
+        assetName: assetNameText(m.assetNameHex),
+        assetNameHex: m.assetNameHex,
+        quantity: m.quantity,
+      })),
+      collateral,
+      metadata: metadataRows.map((m) => ({ key: m.key, json: m.json })),
+    } satisfies Transaction;
+  });
+
+/** tx.deposit is NULL when db-sync runs without the ledger: inputs + withdrawals = outputs + fee + deposit + donation. */
+const depositFromBalance = (
+  h: HeaderRow,
+  inputs: ReadonlyArray<InputRow>,
+  withdrawn: ReadonlyArray<Withdrawal>,
+  spent: SpentTracking,
+): string => {
+  if (!h.validContract || spent === "prune" || spent === "bootstrap") return "0";
+  const sum = (values: ReadonlyArray<string>) => values.reduce((a, v) => a + BigInt(v), 0n);
+  const deposit = sum(inputs.map((i) => i.value)) + sum(withdrawn.map((w) => w.amount)) -
+    BigInt(h.totalOutput) - BigInt(h.fee) - BigInt(h.treasuryDonation);
+  return deposit.toString();
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// Native scripts: db-sync stores them as JSON only ({"type": "sig", "keyHash"}, "all"/"any" with "scripts",
+// "atLeast" with "required" and "scripts", "after"/"before" with "slot"); the ledger's CBOR (native_script in the
+// CDDL) is [0, keyhash] / [1, scripts] / [2, scripts] / [3, n, scripts] / [4, invalid_before slot] /
+// [5, invalid_hereafter slot]: "after" = RequireTimeStart = invalid_before, "before" = invalid_hereafter.
+
+const cborHead = (major: number, value: number | bigint | string): Array<number> => {
+  const v = BigInt(value);
+  const m = major << 5;
+  if (v < 24n) return [m | Number(v)];
+  const width = v < 0x100n ? 1 : v < 0x10000n ? 2 : v < 0x100000000n ? 4 : 8;
+  const bytes = Array.from({ length: width }, (_, i) => Number((v >> BigInt(8 * (width - 1 - i))) & 0xffn));
+  return [m | { 1: 24, 2: 25, 4: 26, 8: 27 }[width]!, ...bytes];
+};
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
+
+const isUint = (v: unknown): v is number | string =>
+  (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) || (typeof v === "string" && /^\d+$/.test(v));
+
+const encodeNative = (s: unknown): Array<number> | undefined => {
+  if (!isRecord(s)) return undefined;
+  const list = (scripts: unknown): Array<number> | undefined => {
+    if (!Array.isArray(scripts)) return undefined;
+    const parts = scripts.map(encodeNative);
+    return parts.every((p) => p !== undefined) ? [...cborHead(4, parts.length), ...parts.flat()] : undefined;
+  };
+  const tagged = (tag: number, ...fields: Array<Array<number> | undefined>) =>
+    fields.every((f) => f !== undefined)
+      ? [...cborHead(4, fields.length + 1), tag, ...fields.flat()]
+      : undefined;
+  switch (s.type) {
+    case "sig":
+      return typeof s.keyHash === "string" && /^[0-9a-fA-F]{56}$/.test(s.keyHash)
+        ? tagged(0, [...cborHead(2, 28), ...hexBytes(s.keyHash)])
+        : undefined;
+    case "all":
+      return tagged(1, list(s.scripts));
+    case "any":
+      return tagged(2, list(s.scripts));
+    case "atLeast":
+      return isUint(s.required) ? tagged(3, cborHead(0, s.required), list(s.scripts)) : undefined;
+    case "after":
+      return isUint(s.slot) ? tagged(4, cborHead(0, s.slot)) : undefined;
+    case "before":
+      return isUint(s.slot) ? tagged(5, cborHead(0, s.slot)) : undefined;
+    default:
+      return undefined;
+  }
+};
+
+/** The CBOR (hex) of a native script from db-sync's JSON of it; null when the JSON is not a native script. */
+export const nativeScriptCbor = (json: unknown): string | null => {
+  const bytes = encodeNative(json);
+  return bytes === undefined ? null : bytes.map((b) => b.toString(16).padStart(2, "0")).join("");
+};
