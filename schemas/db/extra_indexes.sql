@@ -10,6 +10,10 @@
 -- Byron addresses have no payment_cred to use idx_tx_out_payment_cred instead)
 CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_cds_tx_out_address ON tx_out USING hash (address);
 
+-- address UTxO pages (src/queries/address.ts): a payment credential's outputs in id order, so a page walks the
+-- index and stops when full instead of sorting all of an address's outputs (440k: 2 ms instead of 1.3 s)
+CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_cds_tx_out_payment_cred_id ON tx_out (payment_cred, id);
+
 -- unspent check and spent-by of an output (enable mode): db-sync indexes tx_in.tx_out_id alone
 CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_cds_tx_in_tx_out_id_tx_out_index ON tx_in (tx_out_id, tx_out_index);
 
@@ -60,3 +64,10 @@ CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_cds_gov_action_proposal_tx_id ON gov
 
 -- pool history per epoch (blocks, delegators, stake) when db-sync's pool_stat is enabled
 CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_cds_pool_stat_pool_hash_id_epoch_no ON pool_stat (pool_hash_id, epoch_no);
+
+-- pool detail and status (src/queries/pool.ts, pool_status.ts): one pool's stake in one epoch; db-sync indexes
+-- pool_id and epoch_no separately, so it otherwise reads the pool's rows of every epoch
+CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_cds_epoch_stake_pool_id_epoch_no ON epoch_stake (pool_id, epoch_no);
+
+-- DRep names (src/queries/dreps.ts): the CIP-119 fields of a fetched anchor document
+CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_cds_off_chain_vote_drep_data_off_chain_vote_data_id ON off_chain_vote_drep_data (off_chain_vote_data_id);

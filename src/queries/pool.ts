@@ -1,0 +1,203 @@
+/**
+ * One stake pool in full (spec: PoolInfo; shared/notes/dbsync.md §2), in one statement of index lookups on the
+ * pool's id: the latest pool_update gives the current parameters, owners and relays; pool_retire (unless a later
+ * pool_update cancelled it) the retirement; off_chain_pool_data the ticker, name, description and homepage.
+ *
+ * Stake figures come from db-sync's stake snapshots (epoch_stake), not from a live walk over the delegators:
+ * - activeStake: the stake active in the current epoch (epoch_stake of the current epoch).
+ * - liveStake: the newest snapshot, epoch_stake of the next epoch once db-sync has completed it
+ *   (epoch_stake_progress), i.e. the ledger's "mark" snapshot taken at the start of the current epoch; until then
+ *   the current epoch's. A true live figure (each current delegator's unspent outputs plus rewards) took 3.2 s for
+ *   the biggest pool of the 10M-output test database (12.6k delegators), and grows with the pool's delegators'
+ *   outputs, so it is not computed per request.
+ * - delegatorCount: the stake addresses with stake in that same snapshot (amount > 0; db-sync before 13.7.0.3
+ *   also wrote zero rows).
+ * - saturation: liveStake / ((45e15 - reserves of the newest ada_pots) / k of the newest epoch_param).
+ * - pledgeMet: the owners' stake delegated to this pool in that snapshot >= the declared pledge (the ledger's
+ *   rule, on the newest snapshot).
+ * - lifetimeBlocks / epochBlocks: blocks whose slot leader is the pool, in total / in the current epoch.
+ * - lifetimeRewards: leader and member rewards of the pool spendable by now (db-sync writes the next rows
+ *   early). It reads every reward row of the pool: millions for a large mainnet pool, so a caller should cache
+ *   it per epoch or leave it out (`lifetimeRewards: false`).
+ */
+import type { SqlClient } from "@effect/sql/SqlClient";
+import type { SqlError } from "@effect/sql/SqlError";
+import { Effect } from "effect";
+
+export interface PoolRelay {
+  readonly dns: string | null;
+  readonly ipv4: string | null;
+  readonly ipv6: string | null;
+  /** SRV relays carry no port (db-sync: NULL); the spec's port is a required integer, so they read 0. */
+  readonly port: number;
+}
+
+export interface PoolInfo {
+  readonly poolId: string;
+  readonly poolIdBech32: string;
+  readonly ticker: string | null;
+  readonly name: string | null;
+  readonly description: string | null;
+  readonly homepage: string | null;
+  readonly liveStake: string;
+  readonly activeStake: string;
+  readonly saturation: number;
+  readonly delegatorCount: number;
+  readonly pledge: string;
+  readonly pledgeMet: boolean;
+  readonly margin: number;
+  readonly fixedCost: string;
+  readonly lifetimeBlocks: number;
+  readonly epochBlocks: number;
+  readonly lifetimeRewards?: string;
+  readonly rewardAddress: string;
+  readonly owners: ReadonlyArray<string>;
+  readonly relays: ReadonlyArray<PoolRelay>;
+  readonly retiring: number | null;
+  readonly vrfKeyHash: string;
+  readonly registeredEpoch: number;
+}
+
+export interface PoolInfoOptions {
+  /** Sum the pool's reward rows (default true); see the module comment for its cost. */
+  readonly lifetimeRewards?: boolean;
+}
+
+interface PoolRow {
+  readonly poolId: string;
+  readonly poolIdBech32: string;
+  readonly ticker: string | null;
+  readonly name: string | null;
+  readonly description: string | null;
+  readonly homepage: string | null;
+  readonly liveStake: string;
+  readonly activeStake: string;
+  readonly delegatorCount: number;
+  readonly ownerStake: string;
+  readonly reserves: string | null;
+  readonly optimalPoolCount: number | null;
+  readonly pledge: string;
+  readonly margin: number;
+  readonly fixedCost: string;
+  readonly lifetimeBlocks: number;
+  readonly epochBlocks: number;
+  readonly lifetimeRewards: string | null;
+  readonly rewardAddress: string;
+  readonly owners: ReadonlyArray<string>;
+  readonly relays: ReadonlyArray<
+    { dns: string | null; ipv4: string | null; ipv6: string | null; port: number | null }
+  >;
+  readonly retiring: number | null;
+  readonly vrfKeyHash: string;
+  readonly registeredEpoch: number;
+}
+
+const maxSupply = 45_000_000_000_000_000;
+
+/** liveStake relative to the saturation point (45e15 - reserves) / k; 0 when pots or k are not known. */
+export const saturationOf = (stake: string, reserves: string | null, k: number | null): number => {
+  if (reserves === null || !k) return 0;
+  const point = (maxSupply - Number(reserves)) / k;
+  return point > 0 ? Number(stake) / point : 0;
+};
+
+/** The pool with this 28-byte hash (hex), or undefined when db-sync has no registration of it. */
+export const poolInfo = (
+  sql: SqlClient,
+  poolHashHex: string,
+  options: PoolInfoOptions = {},
+): Effect.Effect<PoolInfo | undefined, SqlError> => {
+  const withRewards = options.lifetimeRewards ?? true;
+  return Effect.map(
+    sql<PoolRow>`
+      with pool as (select id, hash_raw, view from pool_hash where hash_raw = decode(${poolHashHex}, 'hex')),
+           tip as (select epoch_no from block where block_no is not null order by id desc limit 1),
+           upd as (select u.id, u.pledge, u.margin, u.fixed_cost, u.vrf_key_hash, u.reward_addr_id, u.meta_id,
+                          u.registered_tx_id, u.cert_index
+                   from pool_update u where u.hash_id = (select id from pool)
+                   order by u.registered_tx_id desc, u.cert_index desc limit 1),
+           first_upd as (select u.registered_tx_id from pool_update u where u.hash_id = (select id from pool)
+                         order by u.registered_tx_id, u.cert_index limit 1),
+           retire as (select r.retiring_epoch, r.announced_tx_id, r.cert_index
+                      from pool_retire r where r.hash_id = (select id from pool)
+                      order by r.announced_tx_id desc, r.cert_index desc limit 1),
+           -- the newest completed snapshot: next epoch's (taken at the start of this one) or this epoch's
+           snap as (select case when exists (select 1 from epoch_stake_progress p
+                                             where p.epoch_no = tip.epoch_no + 1 and p.completed)
+                                then tip.epoch_no + 1 else tip.epoch_no end as epoch_no
+                    from tip),
+           live as (select coalesce(sum(e.amount), 0) as stake, count(*) filter (where e.amount > 0) as delegators
+                    from epoch_stake e
+                    where e.pool_id = (select id from pool) and e.epoch_no = (select epoch_no from snap)),
+           owners as (select o.id, o.addr_id, s.view from pool_owner o join stake_address s on s.id = o.addr_id
+                      where o.pool_update_id = (select id from upd)),
+           leaders as (select id from slot_leader where pool_hash_id = (select id from pool)),
+           meta as (select d.ticker_name, d.json from off_chain_pool_data d
+                    where d.pool_id = (select id from pool)
+                    order by (d.pmr_id is not distinct from (select meta_id from upd)) desc, d.id desc limit 1)
+      select encode(pool.hash_raw, 'hex') as "poolId", pool.view as "poolIdBech32",
+             meta.ticker_name as ticker, meta.json ->> 'name' as name,
+             meta.json ->> 'description' as description, meta.json ->> 'homepage' as homepage,
+             live.stake::text as "liveStake",
+             (select coalesce(sum(e.amount), 0)::text from epoch_stake e
+              where e.pool_id = pool.id and e.epoch_no = tip.epoch_no) as "activeStake",
+             live.delegators::int as "delegatorCount",
+             (select coalesce(sum(e.amount), 0)::text from epoch_stake e
+              where e.addr_id in (select addr_id from owners) and e.pool_id = pool.id
+                and e.epoch_no = (select epoch_no from snap)) as "ownerStake",
+             (select p.reserves::text from ada_pots p order by p.id desc limit 1) as reserves,
+             (select p.optimal_pool_count from epoch_param p order by p.id desc limit 1)::int as "optimalPoolCount",
+             upd.pledge::text as pledge, upd.margin, upd.fixed_cost::text as "fixedCost",
+             (select count(*)::int from block b where b.slot_leader_id in (select id from leaders))
+               as "lifetimeBlocks",
+             (select count(*)::int from block b where b.slot_leader_id in (select id from leaders)
+                and b.epoch_no = tip.epoch_no) as "epochBlocks",
+             case when ${withRewards} then
+               (select coalesce(sum(r.amount), 0)::text from reward r
+                where r.pool_id = pool.id and r.type in ('leader', 'member') and r.spendable_epoch <= tip.epoch_no)
+             end as "lifetimeRewards",
+             (select s.view from stake_address s where s.id = upd.reward_addr_id) as "rewardAddress",
+             coalesce((select json_agg(o.view order by o.id) from owners o), '[]') as owners,
+             coalesce((select json_agg(json_build_object(
+                 'dns', coalesce(r.dns_name, r.dns_srv_name), 'ipv4', r.ipv4, 'ipv6', r.ipv6,
+                 'port', case when r.port < 0 then r.port + 65536 else r.port end) order by r.id)
+               from pool_relay r where r.update_id = upd.id), '[]') as relays,
+             -- a registration (update) after the latest retirement certificate cancels it or re-registers
+             (select r.retiring_epoch from retire r
+              where (r.announced_tx_id, r.cert_index) > (upd.registered_tx_id, upd.cert_index)) as retiring,
+             encode(upd.vrf_key_hash, 'hex') as "vrfKeyHash",
+             (select b.epoch_no from first_upd f join tx t on t.id = f.registered_tx_id
+              join block b on b.id = t.block_id) as "registeredEpoch"
+      from pool cross join upd cross join tip cross join live
+      left join meta on true`,
+    ([row]) => {
+      if (!row) return undefined;
+      const { ownerStake, reserves, optimalPoolCount, lifetimeRewards, relays, ...rest } = row;
+      return {
+        poolId: rest.poolId,
+        poolIdBech32: rest.poolIdBech32,
+        ticker: rest.ticker,
+        name: rest.name,
+        description: rest.description,
+        homepage: rest.homepage,
+        liveStake: rest.liveStake,
+        activeStake: rest.activeStake,
+        saturation: saturationOf(rest.liveStake, reserves, optimalPoolCount),
+        delegatorCount: rest.delegatorCount,
+        pledge: rest.pledge,
+        pledgeMet: BigInt(ownerStake) >= BigInt(rest.pledge),
+        margin: rest.margin,
+        fixedCost: rest.fixedCost,
+        lifetimeBlocks: rest.lifetimeBlocks,
+        epochBlocks: rest.epochBlocks,
+        ...(lifetimeRewards === null ? {} : { lifetimeRewards }),
+        rewardAddress: rest.rewardAddress,
+        owners: rest.owners,
+        relays: relays.map((r) => ({ dns: r.dns, ipv4: r.ipv4, ipv6: r.ipv6, port: r.port ?? 0 })),
+        retiring: rest.retiring,
+        vrfKeyHash: rest.vrfKeyHash,
+        registeredEpoch: rest.registeredEpoch,
+      } satisfies PoolInfo;
+    },
+  );
+};
