@@ -1,32 +1,97 @@
 /**
- * `Cache`: get-or-compute with a time to live, for answers the spec caches (price 60 s, protocol parameters 1 h)
- * and totals too costly to compute per request. In memory, per instance; time from Effect's Clock.
+ * `Cache`: answers the spec caches (price 60 s, protocol parameters 1 h) and figures too costly to compute per
+ * request, in memory, per instance; time from Effect's Clock.
+ * - Bounded: the least recently used entries go once there are `maxEntries` (keys can come from clients: an
+ *   address, a pool id), so memory cannot grow without bound.
+ * - Coalesced: callers asking for a key while it is being computed wait for that computation instead of
+ *   starting their own (a burst on a costly key costs one computation, not one per request).
+ * - `refresh` computes the next value from the previous one, for figures kept current by small updates (an
+ *   address's balance: the previous one plus what the new blocks changed).
  */
-import { Clock, Context, Duration, Effect, Layer } from "effect";
+import { Clock, Context, Deferred, Duration, Effect, FiberId, Layer, Option } from "effect";
 
 export interface CacheShape {
+  /** The value stored under `key` while younger than `ttl`, else `compute`'s, stored. */
   readonly getOrCompute: <A, E, R>(
     key: string,
     ttl: Duration.DurationInput,
     compute: Effect.Effect<A, E, R>,
   ) => Effect.Effect<A, E, R>;
+  /**
+   * Like getOrCompute, but an expired (or fresh-but-absent) value is recomputed by `next` from the previous
+   * value (None when there is none), with the age of that previous value in milliseconds.
+   */
+  readonly refresh: <A, E, R>(
+    key: string,
+    ttl: Duration.DurationInput,
+    next: (
+      previous: Option.Option<{ readonly value: A; readonly ageMillis: number }>,
+    ) => Effect.Effect<A, E, R>,
+  ) => Effect.Effect<A, E, R>;
 }
 
 export class Cache extends Context.Tag("Cache")<Cache, CacheShape>() {}
 
-export const makeMemoryCache = (): CacheShape => {
-  const entries = new Map<string, { readonly value: unknown; readonly expires: number }>();
-  return {
-    getOrCompute: <A, E, R>(key: string, ttl: Duration.DurationInput, compute: Effect.Effect<A, E, R>) =>
-      Effect.flatMap(Clock.currentTimeMillis, (now) => {
+interface Entry {
+  readonly value: unknown;
+  readonly storedAt: number;
+  readonly expires: number;
+}
+
+export const makeMemoryCache = (maxEntries = 10_000): CacheShape => {
+  const entries = new Map<string, Entry>();
+  const inFlight = new Map<string, Deferred.Deferred<unknown, unknown>>();
+
+  const store = (key: string, entry: Entry) => {
+    entries.delete(key);
+    entries.set(key, entry);
+    // a Map iterates in insertion order: the first keys are the least recently used
+    while (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
+  };
+
+  const refresh = <A, E, R>(
+    key: string,
+    ttl: Duration.DurationInput,
+    next: (
+      previous: Option.Option<{ readonly value: A; readonly ageMillis: number }>,
+    ) => Effect.Effect<A, E, R>,
+  ): Effect.Effect<A, E, R> =>
+    Effect.suspend(() => {
+      const waiting = inFlight.get(key);
+      if (waiting) return Deferred.await(waiting as Deferred.Deferred<A, E>);
+      return Effect.flatMap(Clock.currentTimeMillis, (now) => {
         const hit = entries.get(key);
-        if (hit && hit.expires > now) return Effect.succeed(hit.value as A);
-        return Effect.tap(
-          compute,
-          (value) => Effect.sync(() => entries.set(key, { value, expires: now + Duration.toMillis(ttl) })),
+        if (hit && hit.expires > now) {
+          store(key, hit);
+          return Effect.succeed(hit.value as A);
+        }
+        const previous = hit
+          ? Option.some({ value: hit.value as A, ageMillis: now - hit.storedAt })
+          : Option.none();
+        // the computation runs on its own fiber: a caller that goes away does not cancel it for the others
+        const done = Deferred.unsafeMake<A, E>(FiberId.none);
+        inFlight.set(key, done as Deferred.Deferred<unknown, unknown>);
+        return next(previous).pipe(
+          Effect.tap((value) =>
+            Effect.map(Clock.currentTimeMillis, (at) =>
+              store(key, { value, storedAt: at, expires: at + Duration.toMillis(ttl) }))
+          ),
+          Effect.onExit((exit) =>
+            Effect.suspend(() => {
+              inFlight.delete(key);
+              return Deferred.done(done, exit);
+            })
+          ),
+          Effect.forkDaemon,
+          Effect.zipRight(Deferred.await(done)),
         );
-      }),
+      });
+    });
+
+  return {
+    getOrCompute: (key, ttl, compute) => refresh(key, ttl, () => compute),
+    refresh,
   };
 };
 
-export const CacheMemory: Layer.Layer<Cache> = Layer.sync(Cache, makeMemoryCache);
+export const CacheMemory: Layer.Layer<Cache> = Layer.sync(Cache, () => makeMemoryCache());

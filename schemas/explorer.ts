@@ -132,3 +132,72 @@ export const NetworkStats = Schema.Struct({
   activePools: Schema.Int,
   activeDelegators: Schema.Int,
 }).annotations({ identifier: "NetworkStats" });
+
+export const PoolRelay = Schema.Struct({
+  dns: Schema.NullOr(Schema.String),
+  ipv4: Schema.NullOr(Schema.String),
+  ipv6: Schema.NullOr(Schema.String),
+  port: Schema.Int.annotations({ description: "0 for a DNS SRV relay, which names no port" }),
+}).annotations({ identifier: "PoolRelay" });
+
+export const PoolInfo = Schema.Struct({
+  poolId: Schema.String.annotations({ description: "the pool's 28-byte key hash in hex" }),
+  poolIdBech32: Schema.String.annotations({
+    description: "pool1… on every network, as the ledger, CIP-5 and db-sync's pool_hash.view write it",
+  }),
+  ticker: optionalNullable(Schema.String),
+  name: optionalNullable(Schema.String),
+  description: optionalNullable(Schema.String),
+  homepage: optionalNullable(Schema.String),
+  liveStake: Lovelace.annotations({ description: "stake of the newest completed stake snapshot" }),
+  activeStake: Lovelace.annotations({ description: "stake active in the current epoch" }),
+  saturation: Schema.Number,
+  delegatorCount: Schema.Int,
+  pledge: Lovelace,
+  pledgeMet: Schema.Boolean,
+  margin: Schema.Number,
+  fixedCost: Lovelace,
+  lifetimeBlocks: Schema.Int,
+  epochBlocks: Schema.Int,
+  lifetimeRewards: Schema.optional(Lovelace),
+  rewardAddress: Schema.String,
+  owners: Schema.Array(Schema.String),
+  relays: Schema.Array(PoolRelay),
+  retiring: optionalNullable(Schema.Int),
+  vrfKeyHash: Schema.String,
+  registeredEpoch: Schema.Int,
+}).annotations({ identifier: "PoolInfo" });
+
+export const AddressInfo = Schema.Struct({
+  address: Schema.String,
+  type: Schema.Literal("base", "enterprise", "pointer", "reward", "byron", "script"),
+  stakeAddress: optionalNullable(Schema.String),
+  balance: Lovelace,
+  tokenCount: Schema.Int,
+  utxoCount: Schema.Int,
+  firstSeen: optionalNullable(DateTime),
+  lastSeen: optionalNullable(DateTime),
+}).annotations({ identifier: "AddressInfo" });
+
+export const AddressUtxo = Schema.Struct({
+  txHash: Hash32,
+  outputIndex: Schema.Int,
+  value: Lovelace,
+  tokens: Schema.Array(Token),
+  blockNo: Schema.Int,
+  blockTime: DateTime,
+  datumHash: optionalNullable(Schema.String),
+}).annotations({ identifier: "AddressUtxo" });
+
+export const DRep = Schema.Struct({
+  drepIdBech32: Schema.String.annotations({
+    description: "CIP-129 drep1… id, or drep_always_abstain / drep_always_no_confidence",
+  }),
+  type: Schema.Literal("registered", "abstain", "noConfidence"),
+  name: optionalNullable(Schema.String),
+  givenName: optionalNullable(Schema.String),
+  isActive: Schema.Boolean,
+  votingPower: Schema.optional(Lovelace),
+  delegatorCount: Schema.optional(Schema.Int),
+  votesCount: Schema.optional(Schema.Int),
+}).annotations({ identifier: "DRep" });

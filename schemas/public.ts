@@ -1,6 +1,7 @@
 /** Responses of the `/api/public/*` endpoints (spec: Public REST endpoints). */
 import { Schema } from "effect";
 import { DateTime, Lovelace } from "./primitives.ts";
+import { PoolRelay } from "./explorer.ts";
 
 export const TxStatus = Schema.Struct({
   found: Schema.Boolean,
@@ -33,3 +34,27 @@ export const PoolStatus = Schema.Struct({
   relays: Schema.Array(Schema.Struct({ name: Schema.String, healthy: Schema.Boolean })),
   network: Schema.Struct({ tip: Schema.Struct({ slot: Schema.Int, epoch: Schema.Int, block: Schema.Int }) }),
 }).annotations({ identifier: "PoolStatus" });
+
+/** `/api/public/pool-info`: the spec's own short view of a pool (PoolInfo in full is the explorer's). */
+export const PublicPoolInfo = Schema.Struct({
+  poolId: Schema.String.annotations({ description: "the pool's 28-byte key hash in hex" }),
+  poolIdBech32: Schema.String.annotations({ description: "pool1… on every network (CIP-5, db-sync)" }),
+  ticker: Schema.NullOr(Schema.String),
+  name: Schema.NullOr(Schema.String),
+  description: Schema.NullOr(Schema.String),
+  margin: Schema.Number,
+  fixedCost: Lovelace,
+  pledge: Lovelace,
+  activeStake: Lovelace,
+  delegatorCount: Schema.Int,
+  blocksLifetime: Schema.Int,
+  blocksEpoch: Schema.Int,
+  relays: Schema.Array(PoolRelay),
+}).annotations({ identifier: "PublicPoolInfo" });
+
+export const StakeAccount = Schema.Struct({
+  registered: Schema.Boolean,
+  delegatedPoolId: Schema.NullOr(Schema.String),
+  rewardsBalance: Lovelace,
+  totalStake: Lovelace,
+}).annotations({ identifier: "StakeAccount" });

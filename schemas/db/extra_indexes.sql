@@ -71,3 +71,7 @@ CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_cds_epoch_stake_pool_id_epoch_no ON 
 
 -- DRep names (src/queries/dreps.ts): the CIP-119 fields of a fetched anchor document
 CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_cds_off_chain_vote_drep_data_off_chain_vote_data_id ON off_chain_vote_drep_data (off_chain_vote_data_id);
+
+-- address summaries brought up to date (src/queries/address_summary.ts) in the consumed modes: the outputs spent
+-- since a transaction; db-sync creates such an index only with its consumed mode, so this one is partial
+CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_cds_tx_out_consumed_by_tx_id ON tx_out (consumed_by_tx_id) WHERE consumed_by_tx_id IS NOT NULL;

@@ -20,9 +20,12 @@ export interface ExtraIndex {
 export const extraIndexesFile = "schemas/db/extra_indexes.sql";
 
 const shape =
-  /^CREATE\s+INDEX\s+CONCURRENTLY\s+IF\s+NOT\s+EXISTS\s+(\w+)\s+ON\s+(\w+)(?:\s+USING\s+(\w+))?\s*\(([^()]+)\)$/i;
+  /^CREATE\s+INDEX\s+CONCURRENTLY\s+IF\s+NOT\s+EXISTS\s+(\w+)\s+ON\s+(\w+)(?:\s+USING\s+(\w+))?\s*\(([^()]+)\)(?:\s+WHERE\s+[\w\s]+)?$/i;
 
-/** Parses the file; throws on a statement that is not a plain `CREATE INDEX CONCURRENTLY IF NOT EXISTS`. */
+/**
+ * Parses the file; throws on a statement that is not a plain `CREATE INDEX CONCURRENTLY IF NOT EXISTS` (a partial
+ * index's simple WHERE allowed).
+ */
 export const parseExtraIndexes = (text: string): Array<ExtraIndex> => {
   const found: Array<ExtraIndex> = [];
   let comment: Array<string> = [];

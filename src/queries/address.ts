@@ -29,6 +29,7 @@ import type { SqlClient } from "@effect/sql/SqlClient";
 import type { SqlError } from "@effect/sql/SqlError";
 import { Effect } from "effect";
 import type { SpentTracking } from "@src/dbsync/detect.ts";
+import { assetNameText } from "@src/domain/asset_name.ts";
 
 export type AddressType = "base" | "enterprise" | "pointer" | "reward" | "byron" | "script";
 
@@ -121,12 +122,12 @@ export const addressType = (address: string): AddressType => {
   return kind <= 3 ? "base" : kind <= 5 ? "pointer" : "enterprise";
 };
 
-type Selection =
+export type Selection =
   | { readonly kind: "payment"; readonly address: string; readonly credential: string }
   | { readonly kind: "byron"; readonly address: string }
   | { readonly kind: "stake"; readonly hashRaw: string };
 
-const selectionOf = (address: string, paymentCredHex: string | null): Selection | undefined => {
+export const selectionOf = (address: string, paymentCredHex: string | null): Selection | undefined => {
   if (addressType(address) === "reward") {
     const bytes = decodeBech32Bytes(address);
     return bytes ? { kind: "stake", hashRaw: toHex(bytes) } : undefined;
@@ -137,7 +138,7 @@ const selectionOf = (address: string, paymentCredHex: string | null): Selection 
 };
 
 /** The WHERE condition selecting the address's outputs (alias `o`). */
-const outputsOf = (sql: SqlClient, s: Selection) =>
+export const outputsOf = (sql: SqlClient, s: Selection) =>
   s.kind === "payment"
     ? sql`o.payment_cred = decode(${s.credential}, 'hex') and o.address = ${s.address}`
     : s.kind === "byron"
@@ -145,81 +146,15 @@ const outputsOf = (sql: SqlClient, s: Selection) =>
     : sql`o.stake_address_id = (select id from stake_address where hash_raw = decode(${s.hashRaw}, 'hex'))`;
 
 /** Enable mode: a probe per output (alias `o`) for the transaction spending it, as `s.tx_in_id`. */
-const spendingJoin = (sql: SqlClient, spentTracking: SpentTracking) =>
+export const spendingJoin = (sql: SqlClient, spentTracking: SpentTracking) =>
   spentTracking === "enable"
     ? sql`left join lateral (select i.tx_in_id from tx_in i
                              where i.tx_out_id = o.tx_id and i.tx_out_index = o.index limit 1) s on true`
     : sql``;
 
 /** The transaction spending the output `o`, or NULL while unspent. */
-const spendingTx = (sql: SqlClient, spentTracking: SpentTracking) =>
+export const spendingTx = (sql: SqlClient, spentTracking: SpentTracking) =>
   spentTracking === "enable" ? sql`s.tx_in_id` : sql`o.consumed_by_tx_id`;
-
-interface InfoRow {
-  readonly outputs: number;
-  readonly utxoCount: number;
-  readonly balance: string;
-  readonly tokenCount: number;
-  readonly stakeAddress: string | null;
-  readonly firstSeen: Date | null;
-  readonly lastSeen: Date | null;
-  readonly known: boolean;
-}
-
-/**
- * Balance, UTxO and token counts, stake address and first/last activity of an address (first: the first output
- * paid to it; last: the latest output paid to it or spent from it), or undefined when no output was ever paid to
- * it (a reward address: when db-sync has never seen the stake credential).
- */
-export const addressInfo = (
-  sql: SqlClient,
-  address: string,
-  options: AddressOptions,
-): Effect.Effect<AddressInfo | undefined, SqlError> => {
-  const selection = selectionOf(address, options.paymentCredHex);
-  if (!selection) return Effect.succeed(undefined);
-  const stakeView = selection.kind === "stake"
-    ? sql`(select view from stake_address where hash_raw = decode(${selection.hashRaw}, 'hex'))`
-    : sql`(select view from stake_address where id = agg.stake_id)`;
-  const known = selection.kind === "stake"
-    ? sql`exists (select 1 from stake_address where hash_raw = decode(${selection.hashRaw}, 'hex'))`
-    : sql`agg.outputs > 0`;
-  return Effect.map(
-    sql<InfoRow>`
-      with outs as materialized (
-             select o.id, o.tx_id, o.value, o.stake_address_id, ${
-      spendingTx(sql, options.spentTracking)
-    } as spent_by
-             from tx_out o ${spendingJoin(sql, options.spentTracking)}
-             where ${outputsOf(sql, selection)}),
-           agg as (select count(*) as outputs, count(*) filter (where spent_by is null) as utxos,
-                          coalesce(sum(value) filter (where spent_by is null), 0) as balance,
-                          min(tx_id) as first_tx, greatest(max(tx_id), max(spent_by)) as last_tx,
-                          max(stake_address_id) as stake_id
-                   from outs)
-      select agg.outputs::int as outputs, agg.utxos::int as "utxoCount", agg.balance::text as balance,
-             (select count(distinct m.ident) from outs u join ma_tx_out m on m.tx_out_id = u.id
-              where u.spent_by is null)::int as "tokenCount",
-             ${stakeView} as "stakeAddress",
-             (select b.time from tx t join block b on b.id = t.block_id where t.id = agg.first_tx) as "firstSeen",
-             (select b.time from tx t join block b on b.id = t.block_id where t.id = agg.last_tx) as "lastSeen",
-             ${known} as known
-      from agg`,
-    ([row]) =>
-      row?.known
-        ? {
-          address,
-          type: addressType(address),
-          stakeAddress: row.stakeAddress,
-          balance: row.balance,
-          tokenCount: row.tokenCount,
-          utxoCount: row.utxoCount,
-          firstSeen: row.firstSeen?.toISOString() ?? null,
-          lastSeen: row.lastSeen?.toISOString() ?? null,
-        }
-        : undefined,
-  );
-};
 
 /** Unspent outputs of the address and their count (alias `o`); the count reads all of the address's outputs. */
 export const addressUtxoCount = (
@@ -238,19 +173,6 @@ export const addressUtxoCount = (
 
 /** Largest number of outputs one step of the page walk reads. */
 const maxBatch = 10_000;
-
-/** UTF-8 text of an asset name when it is valid UTF-8 without control characters, else its hex. */
-export const assetNameText = (nameHex: string): string => {
-  const bytes = new Uint8Array(nameHex.length / 2);
-  for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(nameHex.slice(2 * i, 2 * i + 2), 16);
-  try {
-    const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-    // deno-lint-ignore no-control-regex
-    return /[\u0000-\u001f\u007f]/.test(text) ? nameHex : text;
-  } catch {
-    return nameHex;
-  }
-};
 
 interface UtxoRow {
   readonly id: string;

@@ -18,7 +18,7 @@
  * The active test runs for every DRep (a few index probes each; ~1.5k DReps on mainnet) so that the total and
  * the pages agree; delegators, votes and names only for the page.
  */
-import { bech32 } from "@scure/base";
+import { bech32, hex } from "@scure/base";
 import type { SqlClient } from "@effect/sql/SqlClient";
 import type { SqlError } from "@effect/sql/SqlError";
 import { Effect } from "effect";
@@ -63,15 +63,9 @@ interface DRepRow {
   readonly votesCount: number | null;
 }
 
-const hexBytes = (hex: string): Uint8Array => {
-  const bytes = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
-  return bytes;
-};
-
 /** CIP-129 DRep id: `drep1` over the header byte (0x22 key hash, 0x23 script hash) and the 28-byte hash. */
 export const drepIdCip129 = (rawHex: string, hasScript: boolean): string =>
-  bech32.encode("drep", bech32.toWords(Uint8Array.of(hasScript ? 0x23 : 0x22, ...hexBytes(rawHex))), 1023);
+  bech32.encode("drep", bech32.toWords(Uint8Array.of(hasScript ? 0x23 : 0x22, ...hex.decode(rawHex))), 1023);
 
 export const dreps = (sql: SqlClient, options: DRepsOptions): Effect.Effect<DRepPage, SqlError> => {
   const { page, pageSize, activeOnly } = options;

@@ -16,9 +16,7 @@
  * - pledgeMet: the owners' stake delegated to this pool in that snapshot >= the declared pledge (the ledger's
  *   rule, on the newest snapshot).
  * - lifetimeBlocks / epochBlocks: blocks whose slot leader is the pool, in total / in the current epoch.
- * - lifetimeRewards: leader and member rewards of the pool spendable by now (db-sync writes the next rows
- *   early). It reads every reward row of the pool: millions for a large mainnet pool, so a caller should cache
- *   it per epoch or leave it out (`lifetimeRewards: false`).
+ * - lifetimeRewards: poolLifetimeRewards, apart, since it reads every reward row of the pool.
  */
 import type { SqlClient } from "@effect/sql/SqlClient";
 import type { SqlError } from "@effect/sql/SqlError";
@@ -58,11 +56,6 @@ export interface PoolInfo {
   readonly registeredEpoch: number;
 }
 
-export interface PoolInfoOptions {
-  /** Sum the pool's reward rows (default true); see the module comment for its cost. */
-  readonly lifetimeRewards?: boolean;
-}
-
 interface PoolRow {
   readonly poolId: string;
   readonly poolIdBech32: string;
@@ -81,7 +74,6 @@ interface PoolRow {
   readonly fixedCost: string;
   readonly lifetimeBlocks: number;
   readonly epochBlocks: number;
-  readonly lifetimeRewards: string | null;
   readonly rewardAddress: string;
   readonly owners: ReadonlyArray<string>;
   readonly relays: ReadonlyArray<
@@ -105,10 +97,8 @@ export const saturationOf = (stake: string, reserves: string | null, k: number |
 export const poolInfo = (
   sql: SqlClient,
   poolHashHex: string,
-  options: PoolInfoOptions = {},
-): Effect.Effect<PoolInfo | undefined, SqlError> => {
-  const withRewards = options.lifetimeRewards ?? true;
-  return Effect.map(
+): Effect.Effect<PoolInfo | undefined, SqlError> =>
+  Effect.map(
     sql<PoolRow>`
       with pool as (select id, hash_raw, view from pool_hash where hash_raw = decode(${poolHashHex}, 'hex')),
            tip as (select epoch_no from block where block_no is not null order by id desc limit 1),
@@ -152,10 +142,6 @@ export const poolInfo = (
                as "lifetimeBlocks",
              (select count(*)::int from block b where b.slot_leader_id in (select id from leaders)
                 and b.epoch_no = tip.epoch_no) as "epochBlocks",
-             case when ${withRewards} then
-               (select coalesce(sum(r.amount), 0)::text from reward r
-                where r.pool_id = pool.id and r.type in ('leader', 'member') and r.spendable_epoch <= tip.epoch_no)
-             end as "lifetimeRewards",
              (select s.view from stake_address s where s.id = upd.reward_addr_id) as "rewardAddress",
              coalesce((select json_agg(o.view order by o.id) from owners o), '[]') as owners,
              coalesce((select json_agg(json_build_object(
@@ -172,7 +158,7 @@ export const poolInfo = (
       left join meta on true`,
     ([row]) => {
       if (!row) return undefined;
-      const { ownerStake, reserves, optimalPoolCount, lifetimeRewards, relays, ...rest } = row;
+      const { ownerStake, reserves, optimalPoolCount, relays, ...rest } = row;
       return {
         poolId: rest.poolId,
         poolIdBech32: rest.poolIdBech32,
@@ -190,7 +176,6 @@ export const poolInfo = (
         fixedCost: rest.fixedCost,
         lifetimeBlocks: rest.lifetimeBlocks,
         epochBlocks: rest.epochBlocks,
-        ...(lifetimeRewards === null ? {} : { lifetimeRewards }),
         rewardAddress: rest.rewardAddress,
         owners: rest.owners,
         relays: relays.map((r) => ({ dns: r.dns, ipv4: r.ipv4, ipv6: r.ipv6, port: r.port ?? 0 })),
@@ -200,4 +185,17 @@ export const poolInfo = (
       } satisfies PoolInfo;
     },
   );
-};
+
+/**
+ * Leader and member rewards of the pool spendable by now (db-sync writes the next epochs' rows early). Reads every
+ * reward row of the pool (idx on reward.pool_id): millions for a large mainnet pool, so callers cache it per epoch.
+ */
+export const poolLifetimeRewards = (sql: SqlClient, poolHashHex: string): Effect.Effect<string, SqlError> =>
+  Effect.map(
+    sql<{ total: string }>`
+      select coalesce(sum(r.amount), 0)::text as total from reward r
+      where r.pool_id = (select id from pool_hash where hash_raw = decode(${poolHashHex}, 'hex'))
+        and r.type in ('leader', 'member')
+        and r.spendable_epoch <= (select epoch_no from block where block_no is not null order by id desc limit 1)`,
+    ([row]) => row?.total ?? "0",
+  );

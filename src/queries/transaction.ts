@@ -47,11 +47,13 @@
  * - Lists are always present, empty when there is nothing (tokens of an ADA-only output, a transaction without
  *   certificates...); nullable values are null (datumHash, inlineDatum, referenceScript, spentByTxHash...).
  */
+import { hex } from "@scure/base";
 import type { SqlClient } from "@effect/sql/SqlClient";
 import type { SqlError } from "@effect/sql/SqlError";
 import { Effect } from "effect";
 import type * as Explorer from "@schemas/explorer.ts";
 import type { SpentTracking } from "@src/dbsync/detect.ts";
+import { assetNameText } from "@src/domain/asset_name.ts";
 
 export type Token = typeof Explorer.Token.Type;
 export type TransactionInput = typeof Explorer.TransactionInput.Type;
@@ -247,23 +249,6 @@ const metadata = (sql: SqlClient, txId: string) =>
   sql<{ key: string; json: unknown }>`
     select key::text as key, json from tx_metadata where tx_id = ${txId} order by id`;
 
-/** UTF-8 text of an asset name when it is valid UTF-8 without control characters, else its hex. */
-export const assetNameText = (nameHex: string): string => {
-  try {
-    const text = new TextDecoder("utf-8", { fatal: true }).decode(hexBytes(nameHex));
-    // deno-lint-ignore no-control-regex
-    return /[\u0000-\u001f\u007f]/.test(text) ? nameHex : text;
-  } catch {
-    return nameHex;
-  }
-};
-
-const hexBytes = (hex: string): Uint8Array => {
-  const bytes = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
-  return bytes;
-};
-
 const toToken = (t: TokenJson): Token => ({
   policyId: t.policyId,
   assetName: assetNameText(t.assetNameHex),
@@ -454,7 +439,7 @@ const encodeNative = (s: unknown): Array<number> | undefined => {
   switch (s.type) {
     case "sig":
       return typeof s.keyHash === "string" && /^[0-9a-fA-F]{56}$/.test(s.keyHash)
-        ? tagged(0, [...cborHead(2, 28), ...hexBytes(s.keyHash)])
+        ? tagged(0, [...cborHead(2, 28), ...hex.decode(s.keyHash)])
         : undefined;
     case "all":
       return tagged(1, list(s.scripts));

@@ -2,7 +2,8 @@
  * What a REST program may fail with, and how each failure reaches the wire as the spec's `{error, message}`.
  * Programs fail with these tagged errors; only `toResponse` knows statuses.
  */
-import { Data, Match } from "effect";
+import { Data, Effect, Match } from "effect";
+import type { Decoded } from "@src/domain/cardano_ids.ts";
 import type { DatabaseUnavailable } from "@src/domain/errors.ts";
 import type { PriceUnavailable } from "@layers/price_feed.ts";
 import { restError } from "@src/server/responses.ts";
@@ -28,3 +29,9 @@ export const toResponse = (failure: RestFailure): Response =>
       PriceUnavailable: (e) => restError(503, e.message),
     }),
   );
+
+/** A decoded identifier, or the 400 that names the parameter and says what is wrong with it. */
+export const decodedOr = <A>(parameter: string, decoded: Decoded<A>): Effect.Effect<A, InvalidParameter> =>
+  decoded.ok
+    ? Effect.succeed(decoded.value)
+    : Effect.fail(new InvalidParameter({ parameter, reason: decoded.reason }));

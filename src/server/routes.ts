@@ -10,6 +10,12 @@ import { PriceFeed } from "@layers/price_feed.ts";
 import type { RelayProbe } from "@layers/relay_probe.ts";
 import { poolStatus } from "@src/programs/pool_status.ts";
 import * as explorer from "@src/programs/explorer.ts";
+import * as explorerAddress from "@src/programs/explorer_address.ts";
+import * as explorerDReps from "@src/programs/explorer_dreps.ts";
+import * as explorerPool from "@src/programs/explorer_pool.ts";
+import * as explorerTransaction from "@src/programs/explorer_transaction.ts";
+import { poolInfo } from "@src/programs/pool_info.ts";
+import { stakeAccount } from "@src/programs/stake_account.ts";
 import type { ChainDatabases } from "@layers/chain_db.ts";
 import type { Spend } from "@layers/rate_limiter.ts";
 import type { Family } from "@layers/usage.ts";
@@ -123,6 +129,18 @@ export const routes: ReadonlyArray<Route> = [
     }),
   ),
   serve(
+    api.poolInfo,
+    { family: "rest", spend: "request" },
+    ({ query }) => poolInfo(query.poolId, query.network),
+    () => ({ "cache-control": "public, max-age=60" }),
+  ),
+  serve(
+    api.stakeAccount,
+    { family: "rest", spend: "request" },
+    ({ query }) => stakeAccount(query.address),
+    () => ({ "cache-control": "public, max-age=20" }),
+  ),
+  serve(
     api.poolStatus,
     { family: "rest", spend: "request" },
     ({ query }) => poolStatus(query.network),
@@ -139,6 +157,31 @@ export const routes: ReadonlyArray<Route> = [
     { family: "rest", spend: "request" },
     ({ query }) => txStatus(query.txHash, query.network),
     (status) => ({ "cache-control": status.found ? "public, max-age=5" : "public, max-age=2" }),
+  ),
+  serve(
+    api.pool,
+    { family: "explorer", spend: "request" },
+    ({ path }) => explorerPool.pool(path.network, path.poolId),
+    () => ({ "cache-control": "public, max-age=60" }),
+  ),
+  serve(
+    api.address,
+    { family: "explorer", spend: "request" },
+    ({ path }) => explorerAddress.address(path.network, path.addr),
+    () => ({ "cache-control": "public, max-age=5" }),
+  ),
+  serve(
+    api.addressUtxos,
+    { family: "explorer", spend: "request" },
+    ({ path, query }) => explorerAddress.addressUtxos(path.network, path.addr, query.page, query.limit),
+    () => ({ "cache-control": "public, max-age=5" }),
+  ),
+  serve(
+    api.tx,
+    { family: "explorer", spend: "request" },
+    ({ path }) => explorerTransaction.transaction(path.network, path.hash),
+    // a transaction's content never changes; whether its outputs are spent does, block by block
+    () => ({ "cache-control": "public, max-age=20" }),
   ),
   serve(
     api.blocks,
@@ -160,6 +203,12 @@ export const routes: ReadonlyArray<Route> = [
     { family: "explorer", spend: "request" },
     ({ path }) => explorer.stats(path.network),
     () => ({ "cache-control": "public, max-age=5" }),
+  ),
+  serve(
+    api.dreps,
+    { family: "explorer", spend: "request" },
+    ({ path, query }) => explorerDReps.dreps(path.network, query),
+    () => ({ "cache-control": "public, max-age=20" }),
   ),
   ...ogmiosRoutes("mainnet", "/v1/ogmios"),
   ...ogmiosRoutes("preprod", "/v1/preprod/ogmios"),

@@ -1,0 +1,19 @@
+/**
+ * `GET /v2/explorer/{network}/tx/{hash}`: a transaction in full (src/queries/transaction.ts), spent-ness of its
+ * outputs read in the database's spent-tracking mode.
+ */
+import { Effect } from "effect";
+import { ChainDatabases } from "@layers/chain_db.ts";
+import type { Network } from "@schemas/network.ts";
+import { transactionByHash } from "@src/queries/transaction.ts";
+import { fromSql } from "@src/rest/endpoint.ts";
+import { NotFoundError } from "@src/rest/failures.ts";
+
+export const transaction = Effect.fn("explorer.transaction")(function* (network: Network, hash: string) {
+  const db = (yield* ChainDatabases).get(network);
+  const found = yield* transactionByHash(db.sql, hash, db.dbSync.spentTracking).pipe(
+    Effect.mapError(fromSql(network)),
+  );
+  if (!found) return yield* new NotFoundError({ message: `Transaction ${hash} not found on ${network}` });
+  return found;
+});

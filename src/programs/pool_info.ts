@@ -1,0 +1,43 @@
+/**
+ * `GET /api/public/pool-info?poolId=…`: the spec's short view of a pool. The network comes from the id: a
+ * `pool_test1…` id is a preprod pool; a `pool1…` id (what Cardano uses on every network) is looked up on
+ * mainnet unless `network` says otherwise.
+ */
+import { Effect } from "effect";
+import { ChainDatabases } from "@layers/chain_db.ts";
+import type { Network } from "@schemas/network.ts";
+import type { PublicPoolInfo } from "@schemas/public.ts";
+import { decodePoolId } from "@src/domain/cardano_ids.ts";
+import { poolInfo as query } from "@src/queries/pool.ts";
+import { fromSql } from "@src/rest/endpoint.ts";
+import { decodedOr, InvalidParameter, NotFoundError } from "@src/rest/failures.ts";
+
+export const poolInfo = Effect.fn("poolInfo.get")(function* (poolId: string, asked: Network | undefined) {
+  const implied: Network | undefined = poolId.toLowerCase().startsWith("pool_test1") ? "preprod" : undefined;
+  if (implied && asked && implied !== asked) {
+    return yield* new InvalidParameter({
+      parameter: "network",
+      reason: `is ${asked}, but ${poolId.slice(0, 10)}… is a ${implied} pool id`,
+    });
+  }
+  const network = implied ?? asked ?? "mainnet";
+  const { hash } = yield* decodedOr("poolId", decodePoolId(poolId, network));
+  const db = (yield* ChainDatabases).get(network);
+  const pool = yield* query(db.sql, hash).pipe(Effect.mapError(fromSql(network)));
+  if (!pool) return yield* new NotFoundError({ message: `Pool ${poolId} is not registered on ${network}` });
+  return {
+    poolId: pool.poolId,
+    poolIdBech32: pool.poolIdBech32,
+    ticker: pool.ticker,
+    name: pool.name,
+    description: pool.description,
+    margin: pool.margin,
+    fixedCost: pool.fixedCost,
+    pledge: pool.pledge,
+    activeStake: pool.activeStake,
+    delegatorCount: pool.delegatorCount,
+    blocksLifetime: pool.lifetimeBlocks,
+    blocksEpoch: pool.epochBlocks,
+    relays: pool.relays,
+  } satisfies typeof PublicPoolInfo.Type;
+});
