@@ -7,6 +7,9 @@ export const networks: ReadonlyArray<Network> = Network.literals;
 
 /** A network as a request parameter: same values, with a message that lists them. */
 export const NetworkParam = Schema.String.pipe(
-  Schema.filter((s) => s === "mainnet" || s === "preprod", { message: () => "must be mainnet or preprod" }),
+  Schema.filter((s) => s === "mainnet" || s === "preprod", {
+    message: () => "must be mainnet or preprod",
+    jsonSchema: { enum: ["mainnet", "preprod"] },
+  }),
   Schema.compose(Network),
 );

@@ -15,7 +15,8 @@ export const Lovelace = Schema.String.pipe(
 export const Quantity = Schema.String.pipe(Schema.pattern(/^-?\d+$/));
 
 export const DateTime = Schema.String.pipe(
-  Schema.annotations({ format: "date-time", description: "ISO-8601 date-time in UTC" }),
+  Schema.pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/),
+  Schema.annotations({ jsonSchema: { format: "date-time" }, description: "ISO-8601 date-time in UTC" }),
 );
 
 export const Hash32 = Schema.String.pipe(
