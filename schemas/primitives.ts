@@ -42,9 +42,12 @@ export const PageSizeParam = boundedInt(1, 100, 25);
 export const BooleanParam = (name: string) =>
   Schema.optionalWith(
     Schema.transform(
-      Schema.Literal("true", "false", "1", "0").annotations({
-        message: () => `${name} must be true or false`,
-      }),
+      Schema.String.pipe(
+        Schema.filter((s) => ["true", "false", "1", "0"].includes(s), {
+          message: () => `${name} must be true or false`,
+          jsonSchema: { enum: ["true", "false", "1", "0"] },
+        }),
+      ),
       Schema.Boolean,
       { strict: true, decode: (s) => s === "true" || s === "1", encode: (b) => (b ? "true" : "false") },
     ),

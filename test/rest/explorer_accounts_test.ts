@@ -329,7 +329,7 @@ Deno.test({
           const r = await f.get(path);
           assert.equal(r.status, status, path);
           assert.deepEqual(Object.keys(r.body).sort(), ["error", "message"], path);
-          assert.match(r.body.message, message, path);
+          assert.match(r.body.message, message, `${path}: ${r.body.message}`);
         }
       });
     } finally {
