@@ -14,6 +14,13 @@ import { txConfirmation } from "@src/queries/tx_status.ts";
 import { latestEpochParams } from "@src/queries/protocol_parameters.ts";
 import { blockById, recentBlocks } from "@src/queries/blocks.ts";
 import { epochFigures, tipPosition } from "@src/queries/network_stats.ts";
+import { poolInfo } from "@src/queries/pool.ts";
+import { stakeAccount } from "@src/queries/stake_account.ts";
+import { transactionByHash } from "@src/queries/transaction.ts";
+import { addressUtxos } from "@src/queries/address.ts";
+import { addressSummary, addressSummarySince } from "@src/queries/address_summary.ts";
+import { dreps } from "@src/queries/dreps.ts";
+import { decodeAddress } from "@src/domain/cardano_ids.ts";
 
 const databaseUrl = Deno.env.get("BENCH_DATABASE_URL") ?? "postgres://postgres@127.0.0.1:5432/scale_360";
 const seconds = Number(Deno.env.get("BENCH_SECONDS") ?? "8");
@@ -66,7 +73,43 @@ const one = async (text: string) => (await admin.query(text)).rows[0];
 const txHash =
   (await one("select encode(hash, 'hex') as h from tx where id = (select max(id) / 2 from tx)")).h;
 const blockHash = (await one("select encode(hash, 'hex') as h from block where block_no = 60000")).h;
+// the pool with the most delegators in the current snapshot; the account staking the most
+const pool = await one(
+  `select p.view, encode(p.hash_raw, 'hex') as hex from epoch_stake e join pool_hash p on p.id = e.pool_id
+   where e.epoch_no = (select max(epoch_no) from epoch_stake) group by p.id order by count(*) desc limit 1`,
+);
+const account = await one(
+  `select s.view, encode(s.hash_raw, 'hex') as hex from epoch_stake e join stake_address s on s.id = e.addr_id
+   where e.epoch_no = (select max(epoch_no) from epoch_stake) order by e.amount desc limit 1`,
+);
+// the busiest address among recent outputs (the exchange: 443k UTxOs at scale 360), and an ordinary one
+const busyAddress: string = (await one(
+  `select address from tx_out where id > (select max(id) - 200000 from tx_out)
+   group by address order by count(*) desc limit 1`,
+)).address;
+const quietAddress: string = (await one(
+  `select address from tx_out where id = (select max(id) / 3 from tx_out)`,
+)).address;
 await admin.end();
+const spentTracking = "enable" as const;
+const addressOptions = (address: string) => {
+  const d = decodeAddress(address, "mainnet");
+  if (!d.ok) throw new Error(`${address}: ${d.reason}`);
+  return { paymentCredHex: d.value.paymentCred, spentTracking };
+};
+// what the service runs per request once it holds an address's summary: the update since its watermark
+const summaries = new Map<string, unknown>();
+for (const a of [busyAddress, quietAddress]) {
+  const started = performance.now();
+  summaries.set(a, await Effect.runPromise(addressSummary(sql, a, addressOptions(a))));
+  console.log(`full summary of ${a.slice(0, 20)}…: ${Math.round(performance.now() - started)} ms`);
+}
+const summaryUpdate = (address: string) =>
+  addressSummarySince(
+    sql,
+    summaries.get(address) as Parameters<typeof addressSummarySince>[1],
+    addressOptions(address),
+  );
 
 const cases: Array<Case> = [
   {
@@ -94,6 +137,60 @@ const cases: Array<Case> = [
     path: "/v2/explorer/mainnet/stats",
     // the service caches the per-epoch figures; the baseline pays for them every time
     direct: (s) => Effect.flatMap(tipPosition(s), (t) => epochFigures(s, t!.epochNo)),
+  },
+  {
+    name: "pool-info",
+    path: `/api/public/pool-info?poolId=${pool.view}`,
+    direct: (s) => poolInfo(s, pool.hex),
+  },
+  {
+    name: "stake-account",
+    path: `/api/public/stake-account?address=${account.view}`,
+    direct: (s) => stakeAccount(s, account.hex, spentTracking),
+  },
+  {
+    name: "explorer pool",
+    path: `/v2/explorer/mainnet/pool/${pool.view}`,
+    // lifetime rewards are cached per epoch by the service; the per-request work is the pool statement
+    direct: (s) => Effect.zip(poolInfo(s, pool.hex), tipPosition(s)),
+  },
+  {
+    name: "explorer address (busiest)",
+    path: `/v2/explorer/mainnet/address/${busyAddress}`,
+    direct: () => summaryUpdate(busyAddress),
+  },
+  {
+    name: "explorer address (ordinary)",
+    path: `/v2/explorer/mainnet/address/${quietAddress}`,
+    direct: () => summaryUpdate(quietAddress),
+  },
+  {
+    name: "explorer address utxos (busiest, page 1)",
+    path: `/v2/explorer/mainnet/address/${busyAddress}/utxos?page=1&limit=25`,
+    direct: (s) =>
+      Effect.zip(
+        summaryUpdate(busyAddress),
+        addressUtxos(s, busyAddress, { ...addressOptions(busyAddress), page: 1, limit: 25, total: 1 }),
+      ),
+  },
+  {
+    name: "explorer address utxos (busiest, page 40)",
+    path: `/v2/explorer/mainnet/address/${busyAddress}/utxos?page=40&limit=100`,
+    direct: (s) =>
+      Effect.zip(
+        summaryUpdate(busyAddress),
+        addressUtxos(s, busyAddress, { ...addressOptions(busyAddress), page: 40, limit: 100, total: 1 }),
+      ),
+  },
+  {
+    name: "explorer tx",
+    path: `/v2/explorer/mainnet/tx/${txHash}`,
+    direct: (s) => transactionByHash(s, txHash, spentTracking),
+  },
+  {
+    name: "explorer dreps",
+    path: "/v2/explorer/mainnet/dreps?page=1&pageSize=25",
+    direct: (s) => dreps(s, { page: 1, pageSize: 25, activeOnly: false }),
   },
 ];
 
