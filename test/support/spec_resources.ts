@@ -53,9 +53,8 @@ export const readSpecResources = async (): Promise<Map<string, ReadonlyArray<Spe
     const lines = section.split("\n");
     const requiredLine = lines.find((l) => l.startsWith("Required:"));
     const allRequired = lines.some((l) => l.startsWith("All fields required"));
-    const required = new Set(
-      requiredLine?.replace(/^Required:\s*/, "").split(".")[0]!.split(",").map((s) => s.trim()) ?? [],
-    );
+    const requiredNames = (requiredLine ?? "").replace(/^Required:\s*/, "").split(".")[0] ?? "";
+    const required = new Set(requiredNames.split(",").map((s) => s.trim()));
     const rows = lines.filter((l) => l.startsWith("| ") && !l.startsWith("| Field") && !l.startsWith("|---"));
     const fields: Array<SpecField> = [];
     for (const row of rows) {
