@@ -1,7 +1,8 @@
 /**
  * `GET /api/public/stake-account?address=stake1…`: registration, delegated pool, spendable rewards and total
  * stake of a reward account. The network comes from the prefix (stake1 mainnet, stake_test1 preprod). An account
- * the chain has never seen is a valid answer: unregistered, zero balances.
+ * the chain has never seen is a valid answer: unregistered, zero balances. The unspent outputs' sum comes from
+ * the stake address's kept summary (./address_summaries.ts).
  */
 import { Effect } from "effect";
 import { ChainDatabases } from "@layers/chain_db.ts";
@@ -10,10 +11,15 @@ import { decodeStakeAddress } from "@src/domain/cardano_ids.ts";
 import { stakeAccount as query } from "@src/queries/stake_account.ts";
 import { fromSql } from "@src/rest/endpoint.ts";
 import { decodedOr } from "@src/rest/failures.ts";
+import { summaryOf } from "./address_summaries.ts";
 
 export const stakeAccount = Effect.fn("stakeAccount.get")(function* (address: string) {
   const network: Network = address.toLowerCase().startsWith("stake_test1") ? "preprod" : "mainnet";
   const { hashRaw } = yield* decodedOr("address", decodeStakeAddress(address, network));
   const db = (yield* ChainDatabases).get(network);
-  return yield* query(db.sql, hashRaw, db.dbSync.spentTracking).pipe(Effect.mapError(fromSql(network)));
+  const text = address.toLowerCase();
+  const outputs = yield* summaryOf(db, { text, type: "reward", paymentCred: null, stakeHashRaw: hashRaw });
+  return yield* query(db.sql, hashRaw, db.dbSync.spentTracking, outputs?.balance ?? "0").pipe(
+    Effect.mapError(fromSql(network)),
+  );
 });

@@ -10,8 +10,9 @@
  *   pool retired does not bring old delegations back (Koios' is_dangling_delegation rule).
  * - rewardsBalance: reward + reward_rest rows spendable by the current epoch (db-sync writes later ones early)
  *   minus all withdrawals.
- * - totalStake: the account's unspent outputs (tx_out.stake_address_id) plus rewardsBalance. This reads every
- *   output ever paid to the account: a stake key behind a very busy address (100k+ outputs) takes about a second.
+ * - totalStake: the account's unspent outputs (tx_out.stake_address_id) plus rewardsBalance. Summing them reads
+ *   every output ever paid to the account (a stake key behind a very busy address, 100k+ outputs: about a
+ *   second), so a caller that keeps the stake address's summary passes its balance as `utxoBalance`.
  * An unknown account is a valid answer: not registered, no pool, zero balances.
  */
 import type { SqlClient } from "@effect/sql/SqlClient";
@@ -35,6 +36,7 @@ export const stakeAccount = (
   sql: SqlClient,
   hashRawHex: string,
   spentTracking?: SpentTracking,
+  utxoBalance?: string,
 ): Effect.Effect<StakeAccount, SqlError> =>
   Effect.map(
     sql<{ registered: boolean; poolId: string | null; rewards: string; utxo: string }>`
@@ -72,9 +74,12 @@ export const stakeAccount = (
                  where w.addr_id = (select id from acct) and w.spendable_epoch <= (select epoch_no from tip))
               - (select coalesce(sum(w.amount), 0) from withdrawal w where w.addr_id = (select id from acct)))::text
                as rewards,
-             (select coalesce(sum(o.value), 0) from tx_out o
-              where o.stake_address_id = (select id from acct) and ${unspentOutput(sql, spentTracking)})::text
-               as utxo
+             ${
+      utxoBalance === undefined
+        ? sql`(select coalesce(sum(o.value), 0) from tx_out o
+             where o.stake_address_id = (select id from acct) and ${unspentOutput(sql, spentTracking)})::text`
+        : sql`${utxoBalance}::text`
+    } as utxo
       from registered r`,
     ([row]) => {
       const rewards = row?.rewards ?? "0";

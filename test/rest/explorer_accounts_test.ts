@@ -203,6 +203,14 @@ Deno.test({
         assert.equal(r.status, 200);
         assert.equal(typeof r.body.registered, "boolean");
         assert.match(r.body.rewardsBalance, /^\d+$/);
+        const [utxo] = await f.query<{ v: string }>(
+          "mainnet",
+          `select coalesce(sum(o.value), 0)::text as v from tx_out o join stake_address s on s.id = o.stake_address_id
+           where s.view = $1
+             and not exists (select 1 from tx_in i where i.tx_out_id = o.tx_id and i.tx_out_index = o.index)`,
+          account!.view,
+        );
+        assert.equal(BigInt(r.body.totalStake), BigInt(utxo!.v) + BigInt(r.body.rewardsBalance));
         const [preprodAccount] = await f.query<{ view: string }>(
           "preprod",
           "select view from stake_address order by id limit 1",
