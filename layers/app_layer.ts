@@ -6,6 +6,7 @@
 import { Layer, Option, Redacted } from "effect";
 import { AccessLive } from "./access.ts";
 import { CacheMemory } from "./cache.ts";
+import { AddressSummariesLive } from "./address_summaries.ts";
 import { PriceFeedLive } from "./price_feed.ts";
 import { RelayProbeTcp } from "./relay_probe.ts";
 import { AppConfig, type AppConfigShape } from "./config.ts";
@@ -28,13 +29,15 @@ export const makeAppLayer = (config: AppConfigShape) => {
     Layer.provide(Layer.mergeAll(KeyStoreLive(config.apiKeyPrefix), UsageLive, limiter)),
     Layer.provide(serviceDb),
   );
+  const cache = CacheMemory;
   return Layer.mergeAll(
     configLayer,
     chains,
     ChainClockLive.pipe(Layer.provide(chains)),
     serviceDb,
     access,
-    CacheMemory,
+    cache,
+    AddressSummariesLive.pipe(Layer.provide(Layer.mergeAll(cache, chains, serviceDb))),
     PriceFeedLive.pipe(Layer.provide(configLayer)),
     RelayProbeTcp,
   );

@@ -1,6 +1,6 @@
 /**
  * `GET /v2/explorer/{network}/address/{addr}` and `…/utxos`: an address's summary (balance, UTxO and token
- * counts, activity; kept current by ./address_summaries.ts) and its unspent outputs a page at a time.
+ * counts, activity; kept current by layers/address_summaries.ts) and its unspent outputs a page at a time.
  */
 import { Effect } from "effect";
 import { ChainDatabases } from "@layers/chain_db.ts";
@@ -9,15 +9,14 @@ import { decodeAddress } from "@src/domain/cardano_ids.ts";
 import { addressUtxos as utxoPage } from "@src/queries/address.ts";
 import { addressInfoOf } from "@src/queries/address_summary.ts";
 import { fromSql } from "@src/rest/endpoint.ts";
-import { summaryOf } from "./address_summaries.ts";
+import { AddressSummaries } from "@layers/address_summaries.ts";
 import { decodedOr, NotFoundError } from "@src/rest/failures.ts";
 
 const decoded = (network: Network, addr: string) => decodedOr("addr", decodeAddress(addr, network));
 
 export const address = Effect.fn("explorer.address")(function* (network: Network, addr: string) {
   const target = yield* decoded(network, addr);
-  const db = (yield* ChainDatabases).get(network);
-  const info = addressInfoOf(yield* summaryOf(db, target));
+  const info = addressInfoOf(yield* (yield* AddressSummaries).get(network, target));
   if (!info) return yield* new NotFoundError({ message: `Address ${addr} has no activity on ${network}` });
   return info;
 });
@@ -26,7 +25,7 @@ export const addressUtxos = Effect.fn("explorer.addressUtxos")(
   function* (network: Network, addr: string, page: number, limit: number) {
     const target = yield* decoded(network, addr);
     const db = (yield* ChainDatabases).get(network);
-    const summary = yield* summaryOf(db, target);
+    const summary = yield* (yield* AddressSummaries).get(network, target);
     return yield* utxoPage(db.sql, target.text, {
       paymentCredHex: target.paymentCred,
       spentTracking: db.dbSync.spentTracking,

@@ -2,7 +2,7 @@
  * `GET /api/public/stake-account?address=stake1…`: registration, delegated pool, spendable rewards and total
  * stake of a reward account. The network comes from the prefix (stake1 mainnet, stake_test1 preprod). An account
  * the chain has never seen is a valid answer: unregistered, zero balances. The unspent outputs' sum comes from
- * the stake address's kept summary (./address_summaries.ts).
+ * the stake address's kept summary (layers/address_summaries.ts).
  */
 import { Effect } from "effect";
 import { ChainDatabases } from "@layers/chain_db.ts";
@@ -11,14 +11,16 @@ import { decodeStakeAddress } from "@src/domain/cardano_ids.ts";
 import { stakeAccount as query } from "@src/queries/stake_account.ts";
 import { fromSql } from "@src/rest/endpoint.ts";
 import { decodedOr } from "@src/rest/failures.ts";
-import { summaryOf } from "./address_summaries.ts";
+import { AddressSummaries } from "@layers/address_summaries.ts";
 
 export const stakeAccount = Effect.fn("stakeAccount.get")(function* (address: string) {
   const network: Network = address.toLowerCase().startsWith("stake_test1") ? "preprod" : "mainnet";
   const { hashRaw } = yield* decodedOr("address", decodeStakeAddress(address, network));
   const db = (yield* ChainDatabases).get(network);
-  const text = address.toLowerCase();
-  const outputs = yield* summaryOf(db, { text, type: "reward", paymentCred: null, stakeHashRaw: hashRaw });
+  const outputs = yield* (yield* AddressSummaries).get(network, {
+    text: address.toLowerCase(),
+    paymentCred: null,
+  });
   return yield* query(db.sql, hashRaw, db.dbSync.spentTracking, outputs?.balance ?? "0").pipe(
     Effect.mapError(fromSql(network)),
   );

@@ -6,6 +6,7 @@ import { Effect } from "effect";
 import type { Access, AccessShape, Grant } from "@layers/access.ts";
 import type { AppConfig, AppConfigShape } from "@layers/config.ts";
 import type { Cache } from "@layers/cache.ts";
+import type { AddressSummaries } from "@layers/address_summaries.ts";
 import { PriceFeed } from "@layers/price_feed.ts";
 import type { RelayProbe } from "@layers/relay_probe.ts";
 import { poolStatus } from "@src/programs/pool_status.ts";
@@ -32,7 +33,14 @@ import { ogmiosHttp } from "./ogmios_http.ts";
 import { ogmiosWebSocket } from "./ogmios_ws.ts";
 import { json, restError } from "./responses.ts";
 
-export type AppServices = ChainDatabases | Access | AppConfig | Cache | PriceFeed | RelayProbe;
+export type AppServices =
+  | ChainDatabases
+  | Access
+  | AppConfig
+  | Cache
+  | AddressSummaries
+  | PriceFeed
+  | RelayProbe;
 export type Program = Effect.Effect<Response, never, AppServices>;
 
 export interface RouteContext {

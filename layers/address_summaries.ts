@@ -1,0 +1,121 @@
+/**
+ * `AddressSummaries`: each address's summary (balance, UTxO and token counts, activity; the queries are in
+ * src/queries/address_summary.ts), kept in the Cache and brought up to date from what new blocks changed, so an
+ * exchange address with 100k+ UTxOs costs its full history once, then milliseconds.
+ * - A summary older than `recomputeAfterMillis` is recomputed rather than updated: the update reads all of the
+ *   chain's activity since its watermark, which after long enough outgrows the full read.
+ * - Addresses whose full read took `heavyMillis` or more are recorded in the service database
+ *   (cds.heavy_address). A background fiber keeps their summaries current every few seconds, and computes them
+ *   at start-up, so after the first request ever no request waits for their history, even after a restart.
+ */
+import { Context, Duration, Effect, Layer, Option, Schedule } from "effect";
+import { Cache } from "./cache.ts";
+import { type ChainDatabase, ChainDatabases } from "./chain_db.ts";
+import { ServiceDatabase } from "./service_db.ts";
+import type { Network } from "@schemas/network.ts";
+import { DatabaseUnavailable } from "@src/domain/errors.ts";
+import { type AddressSummary, addressSummary, addressSummarySince } from "@src/queries/address_summary.ts";
+
+/** An address as stored by db-sync, with its payment credential (hex; null for Byron and stake addresses). */
+export interface SummarizedAddress {
+  readonly text: string;
+  readonly paymentCred: string | null;
+}
+
+export interface AddressSummariesShape {
+  readonly get: (
+    network: Network,
+    address: SummarizedAddress,
+  ) => Effect.Effect<AddressSummary | undefined, DatabaseUnavailable>;
+}
+
+export class AddressSummaries
+  extends Context.Tag("AddressSummaries")<AddressSummaries, AddressSummariesShape>() {}
+
+const recomputeAfterMillis = 30 * 60_000;
+const heavyMillis = 300;
+const keepCurrentEvery = Duration.seconds(5);
+
+export const AddressSummariesLive: Layer.Layer<
+  AddressSummaries,
+  never,
+  Cache | ChainDatabases | ServiceDatabase
+> = Layer.scoped(
+  AddressSummaries,
+  Effect.gen(function* () {
+    const cache = yield* Cache;
+    const chains = yield* ChainDatabases;
+    const service = yield* ServiceDatabase;
+    const heavy = new Map<string, { readonly network: Network; readonly address: SummarizedAddress }>();
+
+    const remember = (network: Network, address: SummarizedAddress, millis: number) =>
+      Effect.suspend(() => {
+        heavy.set(`${network}:${address.text}`, { network, address });
+        return service.sql`
+          insert into cds.heavy_address (network, address, payment_cred, full_millis)
+          values (${network}, ${address.text}, ${address.paymentCred}, ${Math.round(millis)})
+          on conflict (network, address) do update set full_millis = excluded.full_millis`;
+      }).pipe(
+        Effect.catchAll((e) => Effect.logWarning(`could not record a heavy address: ${e.message}`)),
+      );
+
+    const get = (network: Network, address: SummarizedAddress) => {
+      const db: ChainDatabase = chains.get(network);
+      const options = { paymentCredHex: address.paymentCred, spentTracking: db.dbSync.spentTracking };
+      const unavailable = (e: { message: string }) =>
+        new DatabaseUnavailable({ network, message: e.message });
+      const full = addressSummary(db.sql, address.text, options).pipe(
+        Effect.mapError(unavailable),
+        Effect.timed,
+        Effect.tap(([took]) =>
+          Duration.toMillis(took) >= heavyMillis && !heavy.has(`${network}:${address.text}`)
+            ? remember(network, address, Duration.toMillis(took))
+            : Effect.void
+        ),
+        Effect.map(([, summary]) => summary),
+      );
+      const update = (previous: AddressSummary) =>
+        addressSummarySince(db.sql, previous, options).pipe(
+          Effect.mapError(unavailable),
+          Effect.flatMap((updated) => (updated ? Effect.succeed(updated) : full)),
+        );
+      return cache.refresh<AddressSummary | undefined, DatabaseUnavailable, never>(
+        `address:${network}:${address.text}`,
+        "2 seconds",
+        (previous) =>
+          Option.match(previous, {
+            onNone: () => full,
+            onSome: ({ value, ageMillis }) =>
+              value === undefined || ageMillis > recomputeAfterMillis ? full : update(value),
+          }),
+      );
+    };
+
+    // the heavy addresses recorded by earlier runs, then kept current (one at a time: background work yields
+    // to requests)
+    const recorded = yield* service.sql<{ network: Network; address: string; paymentCred: string | null }>`
+      select network, address, payment_cred as "paymentCred" from cds.heavy_address`.pipe(
+      Effect.catchAll((e) =>
+        Effect.as(Effect.logWarning(`could not read heavy addresses: ${e.message}`), [])
+      ),
+    );
+    const networks = new Set(chains.all.map((c) => c.network));
+    for (const r of recorded) {
+      if (networks.has(r.network)) {
+        heavy.set(`${r.network}:${r.address}`, {
+          network: r.network,
+          address: { text: r.address, paymentCred: r.paymentCred },
+        });
+      }
+    }
+    const keepCurrent = Effect.suspend(() =>
+      Effect.forEach([...heavy.values()], ({ network, address }) =>
+        get(network, address).pipe(
+          Effect.catchAll((e) => Effect.logWarning(`keeping ${address.text} current: ${e.message}`)),
+        ), { discard: true })
+    );
+    yield* keepCurrent.pipe(Effect.repeat(Schedule.spaced(keepCurrentEvery)), Effect.forkScoped);
+
+    return { get };
+  }),
+);
