@@ -11,18 +11,27 @@ import { blockById, recentBlocks } from "@src/queries/blocks.ts";
 import { epochFigures, tipPosition, totalTransactions } from "@src/queries/network_stats.ts";
 import { fromSql } from "@src/rest/endpoint.ts";
 import { NotFoundError } from "@src/rest/failures.ts";
+import { atTip } from "./at_tip.ts";
 
 const epochLength = 432_000;
 
 export const blocks = Effect.fn("explorer.blocks")(function* (network: Network, page: number, limit: number) {
   const db = (yield* ChainDatabases).get(network);
-  return yield* recentBlocks(db.sql, { page, limit }).pipe(Effect.mapError(fromSql(network)));
+  return yield* atTip(
+    network,
+    `blocks:${page}:${limit}`,
+    recentBlocks(db.sql, { page, limit }).pipe(Effect.mapError(fromSql(network))),
+  );
 });
 
 export const block = Effect.fn("explorer.block")(function* (network: Network, id: number | string) {
   const db = (yield* ChainDatabases).get(network);
-  const found = yield* blockById(db.sql, typeof id === "number" ? { number: id } : { hash: id }).pipe(
-    Effect.mapError(fromSql(network)),
+  const found = yield* atTip(
+    network,
+    `block:${id}`,
+    blockById(db.sql, typeof id === "number" ? { number: id } : { hash: id }).pipe(
+      Effect.mapError(fromSql(network)),
+    ),
   );
   if (!found) return yield* new NotFoundError({ message: `Block ${id} not found on ${network}` });
   return found;

@@ -1,21 +1,20 @@
 /**
  * `GET /v2/explorer/{network}/dreps`: DReps a page at a time (src/queries/dreps.ts), with voting power from the
- * newest drep_distr and activity by the ledger's rule. Pages are cached briefly: they change with votes and
- * delegations, block by block, but reading them costs in proportion to all DReps.
+ * newest drep_distr and activity by the ledger's rule. Pages change with votes and delegations, block by block,
+ * and reading one costs in proportion to all DReps: each is computed once per block (./at_tip.ts).
  */
 import { Effect } from "effect";
-import { Cache } from "@layers/cache.ts";
 import { ChainDatabases } from "@layers/chain_db.ts";
 import type { Network } from "@schemas/network.ts";
 import { dreps as query, type DRepsOptions } from "@src/queries/dreps.ts";
 import { fromSql } from "@src/rest/endpoint.ts";
+import { atTip } from "./at_tip.ts";
 
 export const dreps = Effect.fn("explorer.dreps")(function* (network: Network, options: DRepsOptions) {
   const db = (yield* ChainDatabases).get(network);
-  const cache = yield* Cache;
-  return yield* cache.getOrCompute(
-    `dreps:${network}:${options.page}:${options.pageSize}:${options.activeOnly}`,
-    "20 seconds",
+  return yield* atTip(
+    network,
+    `dreps:${options.page}:${options.pageSize}:${options.activeOnly}`,
     query(db.sql, options).pipe(Effect.mapError(fromSql(network))),
   );
 });

@@ -11,12 +11,17 @@ import { poolInfo, poolLifetimeRewards } from "@src/queries/pool.ts";
 import { tipPosition } from "@src/queries/network_stats.ts";
 import { fromSql } from "@src/rest/endpoint.ts";
 import { decodedOr, NotFoundError } from "@src/rest/failures.ts";
+import { atTip } from "./at_tip.ts";
 
 export const pool = Effect.fn("explorer.pool")(function* (network: Network, poolId: string) {
   const { hash } = yield* decodedOr("poolId", decodePoolId(poolId, network));
   const db = (yield* ChainDatabases).get(network);
   const cache = yield* Cache;
-  const found = yield* poolInfo(db.sql, hash).pipe(Effect.mapError(fromSql(network)));
+  const found = yield* atTip(
+    network,
+    `pool:${hash}`,
+    poolInfo(db.sql, hash).pipe(Effect.mapError(fromSql(network))),
+  );
   if (!found) return yield* new NotFoundError({ message: `Pool ${poolId} is not registered on ${network}` });
   const tip = yield* tipPosition(db.sql).pipe(Effect.mapError(fromSql(network)));
   const lifetimeRewards = yield* cache.getOrCompute(

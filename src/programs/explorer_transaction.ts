@@ -1,6 +1,6 @@
 /**
  * `GET /v2/explorer/{network}/tx/{hash}`: a transaction in full (src/queries/transaction.ts), spent-ness of its
- * outputs read in the database's spent-tracking mode.
+ * outputs read in the database's spent-tracking mode; the same until the next block (./at_tip.ts).
  */
 import { Effect } from "effect";
 import { ChainDatabases } from "@layers/chain_db.ts";
@@ -8,11 +8,14 @@ import type { Network } from "@schemas/network.ts";
 import { transactionByHash } from "@src/queries/transaction.ts";
 import { fromSql } from "@src/rest/endpoint.ts";
 import { NotFoundError } from "@src/rest/failures.ts";
+import { atTip } from "./at_tip.ts";
 
 export const transaction = Effect.fn("explorer.transaction")(function* (network: Network, hash: string) {
   const db = (yield* ChainDatabases).get(network);
-  const found = yield* transactionByHash(db.sql, hash, db.dbSync.spentTracking).pipe(
-    Effect.mapError(fromSql(network)),
+  const found = yield* atTip(
+    network,
+    `tx:${hash}`,
+    transactionByHash(db.sql, hash, db.dbSync.spentTracking).pipe(Effect.mapError(fromSql(network))),
   );
   if (!found) return yield* new NotFoundError({ message: `Transaction ${hash} not found on ${network}` });
   return found;

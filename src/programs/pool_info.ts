@@ -11,6 +11,7 @@ import { decodePoolId } from "@src/domain/cardano_ids.ts";
 import { poolInfo as query } from "@src/queries/pool.ts";
 import { fromSql } from "@src/rest/endpoint.ts";
 import { decodedOr, InvalidParameter, NotFoundError } from "@src/rest/failures.ts";
+import { atTip } from "./at_tip.ts";
 
 export const poolInfo = Effect.fn("poolInfo.get")(function* (poolId: string, asked: Network | undefined) {
   const implied: Network | undefined = poolId.toLowerCase().startsWith("pool_test1") ? "preprod" : undefined;
@@ -23,7 +24,11 @@ export const poolInfo = Effect.fn("poolInfo.get")(function* (poolId: string, ask
   const network = implied ?? asked ?? "mainnet";
   const { hash } = yield* decodedOr("poolId", decodePoolId(poolId, network));
   const db = (yield* ChainDatabases).get(network);
-  const pool = yield* query(db.sql, hash).pipe(Effect.mapError(fromSql(network)));
+  const pool = yield* atTip(
+    network,
+    `pool:${hash}`,
+    query(db.sql, hash).pipe(Effect.mapError(fromSql(network))),
+  );
   if (!pool) return yield* new NotFoundError({ message: `Pool ${poolId} is not registered on ${network}` });
   return {
     poolId: pool.poolId,

@@ -11,6 +11,7 @@ import { decodeStakeAddress } from "@src/domain/cardano_ids.ts";
 import { stakeAccount as query } from "@src/queries/stake_account.ts";
 import { fromSql } from "@src/rest/endpoint.ts";
 import { decodedOr } from "@src/rest/failures.ts";
+import { atTip } from "./at_tip.ts";
 import { AddressSummaries } from "@layers/address_summaries.ts";
 
 export const stakeAccount = Effect.fn("stakeAccount.get")(function* (address: string) {
@@ -21,7 +22,11 @@ export const stakeAccount = Effect.fn("stakeAccount.get")(function* (address: st
     text: address.toLowerCase(),
     paymentCred: null,
   });
-  return yield* query(db.sql, hashRaw, db.dbSync.spentTracking, outputs?.balance ?? "0").pipe(
-    Effect.mapError(fromSql(network)),
+  return yield* atTip(
+    network,
+    `stake-account:${hashRaw}`,
+    query(db.sql, hashRaw, db.dbSync.spentTracking, outputs?.balance ?? "0").pipe(
+      Effect.mapError(fromSql(network)),
+    ),
   );
 });

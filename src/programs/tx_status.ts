@@ -8,10 +8,15 @@ import type { TxStatus } from "@schemas/public.ts";
 import type { Network } from "@schemas/network.ts";
 import { txConfirmation } from "@src/queries/tx_status.ts";
 import { fromSql } from "@src/rest/endpoint.ts";
+import { atTip } from "./at_tip.ts";
 
 export const txStatus = Effect.fn("txStatus.get")(function* (hash: string, network: Network) {
   const db = (yield* ChainDatabases).get(network);
-  const found = yield* txConfirmation(db.sql, hash).pipe(Effect.mapError(fromSql(network)));
+  const found = yield* atTip(
+    network,
+    `tx-status:${hash}`,
+    txConfirmation(db.sql, hash).pipe(Effect.mapError(fromSql(network))),
+  );
   if (!found) return { found: false, blockNo: null, blockTime: null, confirmations: null } satisfies TxStatus;
   // blocks from the transaction's block to the tip, both counted; the genesis pseudo-block sits before block 0
   const depth = found.tipBlockNo === null ? null : found.tipBlockNo - (found.blockNo ?? -1) + 1;
