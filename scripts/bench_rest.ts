@@ -28,14 +28,30 @@ const connections = Number(Deno.env.get("BENCH_CONNECTIONS") ?? "32");
 
 interface Case {
   readonly name: string;
-  readonly path: string;
-  /** The endpoint's own query functions, for the direct-SQL baseline. */
-  readonly direct: (sql: SqlClient) => Effect.Effect<unknown, unknown>;
+  /** One path (repeated: the service's per-tip cache answers), or many (each mostly computed afresh). */
+  readonly path: string | ReadonlyArray<string>;
+  /** The endpoint's own query functions, for the direct-SQL baseline; `i` picks the i-th key of many. */
+  readonly direct: (sql: SqlClient, i: number) => Effect.Effect<unknown, unknown>;
 }
 
-const wrk = async (url: string, key: string) => {
+/** A wrk script that requests the paths in turn, each thread from a random start. */
+const pathsScript = async (paths: ReadonlyArray<string>) => {
+  const file = await Deno.makeTempFile({ suffix: ".lua" });
+  await Deno.writeTextFile(
+    file,
+    `local paths = {${paths.map((p) => JSON.stringify(p)).join(",")}}\n` +
+      `local i = 0\n` +
+      `init = function() math.randomseed(os.time() + math.random(1000)); i = math.random(#paths) end\n` +
+      `request = function() i = i % #paths + 1; return wrk.format("GET", paths[i]) end\n`,
+  );
+  return file;
+};
+
+const wrk = async (base: string, path: string | ReadonlyArray<string>, key: string) => {
+  const script = typeof path === "string" ? [] : ["-s", await pathsScript(path)];
+  const url = typeof path === "string" ? `${base}${path}` : base;
   const out = await new Deno.Command("wrk", {
-    args: ["-t2", `-c${connections}`, `-d${seconds}s`, "--latency", "-H", `apikey: ${key}`, url],
+    args: ["-t2", `-c${connections}`, `-d${seconds}s`, "--latency", ...script, "-H", `apikey: ${key}`, url],
     stdout: "piped",
   }).output();
   const text = new TextDecoder().decode(out.stdout);
@@ -47,13 +63,13 @@ const wrk = async (url: string, key: string) => {
 };
 
 /** The same work without HTTP: `connections` fibers calling the query function for `seconds`. */
-const direct = (work: Effect.Effect<unknown, unknown>) =>
+const direct = (work: (i: number) => Effect.Effect<unknown, unknown>) =>
   Effect.gen(function* () {
     const until = Date.now() + seconds * 1000;
     let done = 0;
     const worker = Effect.whileLoop({
       while: () => Date.now() < until,
-      body: () => Effect.ignore(work),
+      body: () => Effect.ignore(Effect.suspend(() => work(done))),
       step: () => void done++,
     });
     yield* Effect.all(Array.from({ length: connections }, () => worker), { concurrency: "unbounded" });
@@ -90,6 +106,26 @@ const busyAddress: string = (await one(
 const quietAddress: string = (await one(
   `select address from tx_out where id = (select max(id) / 3 from tx_out)`,
 )).address;
+// many keys, for answers computed afresh rather than from the per-tip cache
+const many = async (text: string) => (await admin.query(text)).rows.map((r) => r.v as string);
+const txHashes = await many(
+  "select encode(hash, 'hex') as v from tx where id in (select (random() * (select max(id) from tx))::bigint " +
+    "from generate_series(1, 20000))",
+);
+const blockHashes = await many(
+  "select encode(hash, 'hex') as v from block where id in " +
+    "(select (random() * (select max(id) from block))::bigint from generate_series(1, 20000))",
+);
+const poolIds = await many("select view || ' ' || encode(hash_raw, 'hex') as v from pool_hash");
+const stakeKeys = await many(
+  "select view || ' ' || encode(hash_raw, 'hex') as v from stake_address where id in " +
+    "(select (random() * (select max(id) from stake_address))::bigint from generate_series(1, 5000))",
+);
+const addresses = await many(
+  "select distinct address as v from tx_out where id in " +
+    "(select (random() * (select max(id) from tx_out))::bigint from generate_series(1, 5000)) " +
+    "and payment_cred is not null",
+);
 await admin.end();
 const spentTracking = "enable" as const;
 const addressOptions = (address: string) => {
@@ -188,6 +224,44 @@ const cases: Array<Case> = [
     direct: (s) => transactionByHash(s, txHash, spentTracking),
   },
   {
+    name: "tx-status, 20k different",
+    path: txHashes.map((h) => `/api/public/tx-status?txHash=${h}`),
+    direct: (s, i) => txConfirmation(s, txHashes[i % txHashes.length]!),
+  },
+  {
+    name: "explorer tx, 20k different",
+    path: txHashes.map((h) => `/v2/explorer/mainnet/tx/${h}`),
+    direct: (s, i) => transactionByHash(s, txHashes[i % txHashes.length]!, spentTracking),
+  },
+  {
+    name: "explorer block by hash, 20k different",
+    path: blockHashes.map((h) => `/v2/explorer/mainnet/block/${h}`),
+    direct: (s, i) => blockById(s, { hash: blockHashes[i % blockHashes.length]! }),
+  },
+  {
+    name: "explorer blocks, pages 1-1000",
+    path: Array.from({ length: 1000 }, (_, i) => `/v2/explorer/mainnet/blocks?page=${i + 1}&limit=25`),
+    direct: (s, i) => recentBlocks(s, { page: (i % 1000) + 1, limit: 25 }),
+  },
+  {
+    name: "explorer pool, every pool",
+    path: poolIds.map((p) => `/v2/explorer/mainnet/pool/${p.split(" ")[0]}`),
+    direct: (s, i) => Effect.zip(poolInfo(s, poolIds[i % poolIds.length]!.split(" ")[1]!), tipPosition(s)),
+  },
+  {
+    name: "stake-account, 5k different",
+    path: stakeKeys.map((k) => `/api/public/stake-account?address=${k.split(" ")[0]}`),
+    direct: (s, i) => stakeAccount(s, stakeKeys[i % stakeKeys.length]!.split(" ")[1]!, spentTracking),
+  },
+  {
+    name: "explorer address, 5k different (first request: full summary)",
+    path: addresses.map((a) => `/v2/explorer/mainnet/address/${a}`),
+    direct: (s, i) => {
+      const a = addresses[i % addresses.length]!;
+      return addressSummary(s, a, addressOptions(a));
+    },
+  },
+  {
     name: "explorer dreps",
     path: "/v2/explorer/mainnet/dreps?page=1&pageSize=25",
     direct: (s) => dreps(s, { page: 1, pageSize: 25, activeOnly: false }),
@@ -237,10 +311,10 @@ try {
   console.log("| endpoint | service req/s | p50 | p99 | direct query/s | ratio | errors |");
   console.log("|---|---|---|---|---|---|---|");
   for (const c of cases) {
-    const url = `http://127.0.0.1:3311${c.path}`;
-    await wrk(url, key); // warm-up
-    const served = await wrk(url, key);
-    const baseline = await Effect.runPromise(direct(c.direct(sql)));
+    const base = "http://127.0.0.1:3311";
+    await wrk(base, c.path, key); // warm-up
+    const served = await wrk(base, c.path, key);
+    const baseline = await Effect.runPromise(direct((i) => c.direct(sql, i)));
     console.log(
       `| ${c.name} | ${Math.round(served.rps)} | ${served.p50} | ${served.p99} | ${Math.round(baseline)} | ` +
         `${(served.rps / baseline).toFixed(2)} | ${served.errors} |`,
