@@ -33,89 +33,95 @@ export class AddressSummaries
   extends Context.Tag("AddressSummaries")<AddressSummaries, AddressSummariesShape>() {}
 
 const recomputeAfterMillis = 30 * 60_000;
-const heavyMillis = 300;
 const keepCurrentEvery = Duration.seconds(5);
+/** Enough for every exchange and busy script address; a bound, since a loaded database makes reads slow. */
+const maxHeavy = 1000;
 
-export const AddressSummariesLive: Layer.Layer<
+/** `heavyMillis`: a full read at least this long marks the address heavy (300 ms; tests lower it). */
+export const makeAddressSummariesLive = (heavyMillis = 300): Layer.Layer<
   AddressSummaries,
   never,
   Cache | ChainDatabases | ServiceDatabase
-> = Layer.scoped(
-  AddressSummaries,
-  Effect.gen(function* () {
-    const cache = yield* Cache;
-    const chains = yield* ChainDatabases;
-    const service = yield* ServiceDatabase;
-    const heavy = new Map<string, { readonly network: Network; readonly address: SummarizedAddress }>();
+> =>
+  Layer.scoped(
+    AddressSummaries,
+    Effect.gen(function* () {
+      const cache = yield* Cache;
+      const chains = yield* ChainDatabases;
+      const service = yield* ServiceDatabase;
+      const heavy = new Map<string, { readonly network: Network; readonly address: SummarizedAddress }>();
 
-    const remember = (network: Network, address: SummarizedAddress, millis: number) =>
-      Effect.suspend(() => {
-        heavy.set(`${network}:${address.text}`, { network, address });
-        return service.sql`
+      const remember = (network: Network, address: SummarizedAddress, millis: number) =>
+        Effect.suspend(() => {
+          heavy.set(`${network}:${address.text}`, { network, address });
+          return service.sql`
           insert into cds.heavy_address (network, address, payment_cred, full_millis)
           values (${network}, ${address.text}, ${address.paymentCred}, ${Math.round(millis)})
           on conflict (network, address) do update set full_millis = excluded.full_millis`;
-      }).pipe(
-        Effect.catchAll((e) => Effect.logWarning(`could not record a heavy address: ${e.message}`)),
-      );
-
-    const get = (network: Network, address: SummarizedAddress) => {
-      const db: ChainDatabase = chains.get(network);
-      const options = { paymentCredHex: address.paymentCred, spentTracking: db.dbSync.spentTracking };
-      const unavailable = (e: { message: string }) =>
-        new DatabaseUnavailable({ network, message: e.message });
-      const full = addressSummary(db.sql, address.text, options).pipe(
-        Effect.mapError(unavailable),
-        Effect.timed,
-        Effect.tap(([took]) =>
-          Duration.toMillis(took) >= heavyMillis && !heavy.has(`${network}:${address.text}`)
-            ? remember(network, address, Duration.toMillis(took))
-            : Effect.void
-        ),
-        Effect.map(([, summary]) => summary),
-      );
-      const update = (previous: AddressSummary) =>
-        addressSummarySince(db.sql, previous, options).pipe(
-          Effect.mapError(unavailable),
-          Effect.flatMap((updated) => (updated ? Effect.succeed(updated) : full)),
+        }).pipe(
+          Effect.catchAll((e) => Effect.logWarning(`could not record a heavy address: ${e.message}`)),
         );
-      return cache.refresh<AddressSummary | undefined, DatabaseUnavailable, never>(
-        `address:${network}:${address.text}`,
-        "2 seconds",
-        (previous) =>
-          Option.match(previous, {
-            onNone: () => full,
-            onSome: ({ value, ageMillis }) =>
-              value === undefined || ageMillis > recomputeAfterMillis ? full : update(value),
-          }),
-      );
-    };
 
-    // the heavy addresses recorded by earlier runs, then kept current (one at a time: background work yields
-    // to requests)
-    const recorded = yield* service.sql<{ network: Network; address: string; paymentCred: string | null }>`
+      const get = (network: Network, address: SummarizedAddress) => {
+        const db: ChainDatabase = chains.get(network);
+        const options = { paymentCredHex: address.paymentCred, spentTracking: db.dbSync.spentTracking };
+        const unavailable = (e: { message: string }) =>
+          new DatabaseUnavailable({ network, message: e.message });
+        const full = addressSummary(db.sql, address.text, options).pipe(
+          Effect.mapError(unavailable),
+          Effect.timed,
+          Effect.tap(([took]) =>
+            Duration.toMillis(took) >= heavyMillis && heavy.size < maxHeavy &&
+              !heavy.has(`${network}:${address.text}`)
+              ? remember(network, address, Duration.toMillis(took))
+              : Effect.void
+          ),
+          Effect.map(([, summary]) => summary),
+        );
+        const update = (previous: AddressSummary) =>
+          addressSummarySince(db.sql, previous, options).pipe(
+            Effect.mapError(unavailable),
+            Effect.flatMap((updated) => (updated ? Effect.succeed(updated) : full)),
+          );
+        return cache.refresh<AddressSummary | undefined, DatabaseUnavailable, never>(
+          `address:${network}:${address.text}`,
+          "2 seconds",
+          (previous) =>
+            Option.match(previous, {
+              onNone: () => full,
+              onSome: ({ value, ageMillis }) =>
+                value === undefined || ageMillis > recomputeAfterMillis ? full : update(value),
+            }),
+        );
+      };
+
+      // the heavy addresses recorded by earlier runs, then kept current (one at a time: background work yields
+      // to requests)
+      const recorded = yield* service.sql<{ network: Network; address: string; paymentCred: string | null }>`
       select network, address, payment_cred as "paymentCred" from cds.heavy_address`.pipe(
-      Effect.catchAll((e) =>
-        Effect.as(Effect.logWarning(`could not read heavy addresses: ${e.message}`), [])
-      ),
-    );
-    const networks = new Set(chains.all.map((c) => c.network));
-    for (const r of recorded) {
-      if (networks.has(r.network)) {
-        heavy.set(`${r.network}:${r.address}`, {
-          network: r.network,
-          address: { text: r.address, paymentCred: r.paymentCred },
-        });
+        Effect.catchAll((e) =>
+          Effect.as(Effect.logWarning(`could not read heavy addresses: ${e.message}`), [])
+        ),
+      );
+      const networks = new Set(chains.all.map((c) => c.network));
+      for (const r of recorded) {
+        if (networks.has(r.network)) {
+          heavy.set(`${r.network}:${r.address}`, {
+            network: r.network,
+            address: { text: r.address, paymentCred: r.paymentCred },
+          });
+        }
       }
-    }
-    const keepCurrent = Effect.suspend(() =>
-      Effect.forEach([...heavy.values()], ({ network, address }) =>
-        get(network, address).pipe(
-          Effect.catchAll((e) => Effect.logWarning(`keeping ${address.text} current: ${e.message}`)),
-        ), { discard: true })
-    );
-    yield* keepCurrent.pipe(Effect.repeat(Schedule.spaced(keepCurrentEvery)), Effect.forkScoped);
+      const keepCurrent = Effect.suspend(() =>
+        Effect.forEach([...heavy.values()], ({ network, address }) =>
+          get(network, address).pipe(
+            Effect.catchAll((e) => Effect.logWarning(`keeping ${address.text} current: ${e.message}`)),
+          ), { discard: true })
+      );
+      yield* keepCurrent.pipe(Effect.repeat(Schedule.spaced(keepCurrentEvery)), Effect.forkScoped);
 
-    return { get };
-  }),
-);
+      return { get };
+    }),
+  );
+
+export const AddressSummariesLive = makeAddressSummariesLive();
