@@ -24,7 +24,7 @@ import { writeEpochBoundaries } from "./epoch_boundary.ts";
 import type { LedgerParams } from "./ledger_view.ts";
 import { certificateCredential, redeemerEntries } from "./phase1_rules.ts";
 import type { AcceptedTx } from "./phase1_rules.ts";
-import { bytea, type RowValue, RowWriter, text } from "./rows.ts";
+import { type RowValue, RowWriter, text } from "./rows.ts";
 
 export const epochLength = 432_000;
 
@@ -59,7 +59,7 @@ const readTip = (sql: SqlClient) =>
   Effect.map(
     sql<Tip>`select id::text as id, hash, block_no as "blockNo", epoch_no as epoch, slot_no::text as slot,
                epoch_slot_no as "epochSlot", time
-             from block where block_no is not null order by id desc limit 1`,
+             from block b where block_no is not null order by b.id desc limit 1`,
     (rows) => rows[0],
   );
 
@@ -79,7 +79,7 @@ class Lookups {
   private readonly txIds = new Map<string, number>();
   private readonly cache = new Map<string, number>();
 
-  constructor(private readonly w: RowWriter, private readonly networkId: number) {}
+  constructor(readonly w: RowWriter, private readonly networkId: number) {}
 
   rememberTx(hash: string, id: number) {
     this.txIds.set(hash, id);
@@ -89,7 +89,7 @@ class Lookups {
     const known = this.txIds.get(hash);
     if (known !== undefined) return Effect.succeed(known);
     return Effect.map(
-      this.w.sql<{ id: string }>`select id::text as id from tx where hash = ${bytea(hash)}`,
+      this.w.sql<{ id: string }>`select id::text as id from tx where hash = ${this.w.bytea(hash)}`,
       (rows) => Number(rows[0]?.id ?? 0),
     );
   }
@@ -114,11 +114,11 @@ class Lookups {
     const raw = address.to_hex();
     return this.cached(
       `stake:${raw}`,
-      this.w.sql`select id::text as id from stake_address where hash_raw = ${bytea(raw)}`,
+      this.w.sql`select id::text as id from stake_address where hash_raw = ${this.w.bytea(raw)}`,
       this.w.add("stake_address", {
-        hash_raw: bytea(raw),
+        hash_raw: this.w.bytea(raw),
         view: address.to_bech32(),
-        script_hash: credential.as_script() ? bytea(credential.as_script()!.to_hex()) : null,
+        script_hash: credential.as_script() ? this.w.bytea(credential.as_script()!.to_hex()) : null,
       }),
     );
   }
@@ -126,12 +126,12 @@ class Lookups {
   multiAsset(policy: string, name: string): Effect.Effect<number, SqlError> {
     return this.cached(
       `asset:${policy}.${name}`,
-      this.w.sql`select id::text as id from multi_asset where policy = ${bytea(policy)} and name = ${
-        bytea(name)
+      this.w.sql`select id::text as id from multi_asset where policy = ${this.w.bytea(policy)} and name = ${
+        this.w.bytea(name)
       }`,
       this.w.add("multi_asset", {
-        policy: bytea(policy),
-        name: bytea(name),
+        policy: this.w.bytea(policy),
+        name: this.w.bytea(name),
         fingerprint: assetFingerprint(policy, name),
       }),
     );
@@ -140,9 +140,9 @@ class Lookups {
   poolHash(keyHash: string): Effect.Effect<number, SqlError> {
     return this.cached(
       `pool:${keyHash}`,
-      this.w.sql`select id::text as id from pool_hash where hash_raw = ${bytea(keyHash)}`,
+      this.w.sql`select id::text as id from pool_hash where hash_raw = ${this.w.bytea(keyHash)}`,
       this.w.add("pool_hash", {
-        hash_raw: bytea(keyHash),
+        hash_raw: this.w.bytea(keyHash),
         view: CML.Ed25519KeyHash.from_hex(keyHash).to_bech32("pool"),
       }),
     );
@@ -166,10 +166,10 @@ class Lookups {
     return this.cached(
       `drep:${hash}`,
       this.w.sql`select id::text as id from drep_hash where raw = ${
-        bytea(hash)
+        this.w.bytea(hash)
       } and has_script = ${isScript}`,
       this.w.add("drep_hash", {
-        raw: bytea(hash),
+        raw: this.w.bytea(hash),
         view: CML.Ed25519KeyHash.from_hex(hash).to_bech32("drep"),
         has_script: isScript,
       }),
@@ -180,12 +180,12 @@ class Lookups {
     const hash = CML.hash_plutus_data(data).to_hex();
     return this.cached(
       `datum:${hash}`,
-      this.w.sql`select id::text as id from datum where hash = ${bytea(hash)}`,
+      this.w.sql`select id::text as id from datum where hash = ${this.w.bytea(hash)}`,
       this.w.add("datum", {
-        hash: bytea(hash),
+        hash: this.w.bytea(hash),
         tx_id: txId,
         value: plutusJson(data),
-        bytes: bytea(data.to_cbor_bytes()),
+        bytes: this.w.bytea(data.to_cbor_bytes()),
       }),
     );
   }
@@ -194,12 +194,12 @@ class Lookups {
     const hash = CML.hash_plutus_data(data).to_hex();
     return this.cached(
       `rdata:${hash}`,
-      this.w.sql`select id::text as id from redeemer_data where hash = ${bytea(hash)}`,
+      this.w.sql`select id::text as id from redeemer_data where hash = ${this.w.bytea(hash)}`,
       this.w.add("redeemer_data", {
-        hash: bytea(hash),
+        hash: this.w.bytea(hash),
         tx_id: txId,
         value: plutusJson(data),
-        bytes: bytea(data.to_cbor_bytes()),
+        bytes: this.w.bytea(data.to_cbor_bytes()),
       }),
     );
   }
@@ -210,13 +210,13 @@ class Lookups {
     const native = script.as_native();
     return this.cached(
       `script:${hash}`,
-      this.w.sql`select id::text as id from script where hash = ${bytea(hash)}`,
+      this.w.sql`select id::text as id from script where hash = ${this.w.bytea(hash)}`,
       this.w.add("script", {
         tx_id: txId,
-        hash: bytea(hash),
+        hash: this.w.bytea(hash),
         type: dbSyncScriptType(script),
         json: native ? JSON.stringify(nativeScriptToJson(native)) : null,
-        bytes: bytes ? bytea(bytes) : null,
+        bytes: bytes ? this.w.bytea(bytes) : null,
         serialised_size: bytes ? bytes.length : null,
       }),
     );
@@ -249,13 +249,13 @@ const outputColumns = (lookups: Lookups, o: CML.TransactionOutput) =>
     return {
       address: addressText(address),
       address_has_script: payment?.as_script() !== undefined,
-      payment_cred: payment ? bytea((payment.as_pub_key() ?? payment.as_script())!.to_hex()) : null,
+      payment_cred: payment ? lookups.w.bytea((payment.as_pub_key() ?? payment.as_script())!.to_hex()) : null,
       stake_address_id: staking ? yield* lookups.stakeAddress(staking) : null,
       value: text(o.amount().coin()),
       data_hash: datum?.as_hash()
-        ? bytea(datum.as_hash()!.to_hex())
+        ? lookups.w.bytea(datum.as_hash()!.to_hex())
         : datum?.as_datum()
-        ? bytea(CML.hash_plutus_data(datum.as_datum()!).to_hex())
+        ? lookups.w.bytea(CML.hash_plutus_data(datum.as_datum()!).to_hex())
         : null,
     } satisfies Record<string, RowValue>;
   });
@@ -360,7 +360,7 @@ const writeTransaction = (
       const taken = body.total_collateral() ?? collateralIn - back;
       yield* w.insert("tx", {
         id: txId,
-        hash: bytea(accepted.id),
+        hash: w.bytea(accepted.id),
         block_id: block.id,
         block_index: block.index,
         out_sum: text(back),
@@ -387,7 +387,7 @@ const writeTransaction = (
     const outSum = outputs.reduce((s, o) => s + o.amount().coin(), 0n);
     yield* w.insert("tx", {
       id: txId,
-      hash: bytea(accepted.id),
+      hash: w.bytea(accepted.id),
       block_id: block.id,
       block_index: block.index,
       out_sum: text(outSum),
@@ -445,7 +445,7 @@ const writeTransaction = (
           fee: text(fee),
           purpose: purposeColumn[r.purpose]!,
           index: r.index,
-          script_hash: script ? bytea(script) : null,
+          script_hash: script ? w.bytea(script) : null,
           redeemer_data_id: yield* lookups.redeemerData(r.data, txId),
         }),
       );
@@ -501,12 +501,12 @@ const writeTransaction = (
       yield* w.add("tx_metadata", {
         key: text(label),
         json: metadataJson(value),
-        bytes: bytea(value.to_cbor_bytes()),
+        bytes: w.bytea(value.to_cbor_bytes()),
         tx_id: txId,
       });
     }
     for (const signer of listOf(body.required_signers())) {
-      yield* w.add("extra_key_witness", { hash: bytea(signer.to_hex()), tx_id: txId });
+      yield* w.add("extra_key_witness", { hash: w.bytea(signer.to_hex()), tx_id: txId });
     }
     return { txId, fee: accepted.fee, outSum };
   });
@@ -570,7 +570,7 @@ const writeCertificate = (
       const operator = poolParams.operator().to_hex();
       const [known] = yield* w.sql<{ n: string }>`
         select count(*)::text as n from pool_update u join pool_hash h on h.id = u.hash_id
-        where h.hash_raw = ${bytea(operator)}`;
+        where h.hash_raw = ${w.bytea(operator)}`;
       const isNew = Number(known?.n ?? 0) === 0;
       const margin = poolParams.margin();
       const metadata = poolParams.pool_metadata();
@@ -579,14 +579,14 @@ const writeCertificate = (
         ? yield* w.add("pool_metadata_ref", {
           pool_id: hashId,
           url: metadata.url().get(),
-          hash: bytea(metadata.pool_metadata_hash().to_hex()),
+          hash: w.bytea(metadata.pool_metadata_hash().to_hex()),
           registered_tx_id: at.txId,
         })
         : null;
       const updateId = yield* w.add("pool_update", {
         hash_id: hashId,
         cert_index: at.certIndex,
-        vrf_key_hash: bytea(poolParams.vrf_keyhash().to_hex()),
+        vrf_key_hash: w.bytea(poolParams.vrf_keyhash().to_hex()),
         pledge: text(poolParams.pledge()),
         active_epoch_no: at.epoch + (isNew ? 2 : 3),
         meta_id: metaId,
@@ -689,7 +689,7 @@ export const writeBlock = (
     const hash = blockHash(tip.hash, slot, txs.map((t) => t.accepted.id));
     yield* w.insert("block", {
       id: blockId,
-      hash: bytea(hash),
+      hash: w.bytea(hash),
       epoch_no: epoch,
       slot_no: slot,
       epoch_slot_no: epochSlot,
@@ -702,7 +702,7 @@ export const writeBlock = (
       proto_major: options.params.row.protocolMajor,
       proto_minor: options.params.row.protocolMinor,
       vrf_key: leader?.vrfKey ?? null,
-      op_cert: leader ? bytea(leader.opCert) : null,
+      op_cert: leader ? w.bytea(leader.opCert) : null,
       op_cert_counter: leader?.counter ?? null,
     });
     if (epoch > tip.epoch) {

@@ -43,7 +43,7 @@ export const writeEpochBoundaries = (
         insert into epoch_param (id, epoch_no, nonce, block_id, ${sql.csv(columns)})
         select ${yield* w.id(
         "epoch_param",
-      )}, ${epoch}, encode(sha256(${`devnet-nonce-${epoch}`}::bytea), 'hex'),
+      )}, ${epoch}, sha256(convert_to(${`devnet-nonce-${epoch}`}, 'UTF8')),
                ${at.blockId}, ${sql.csv(columns)}
         from epoch_param where epoch_no < ${epoch} order by epoch_no desc limit 1`;
       yield* writePots(w, epoch, at);

@@ -1,18 +1,15 @@
 /**
  * Row inserts for the block writer: explicit ids per table (the demo chain is loaded with COPY, which leaves
- * the id sequences behind, so ids continue from `max(id)`), bytea as Buffers and lovelace as decimal text so
+ * the id sequences behind, so ids continue from `max(id)`), bytea decoded from hex and lovelace as decimal text so
  * both database drivers store them alike. One instance per block, inside the block's database transaction.
  */
 import type { SqlClient } from "@effect/sql/SqlClient";
 import type { SqlError } from "@effect/sql/SqlError";
-import { Buffer } from "node:buffer";
 import { hex } from "@scure/base";
+import type { Fragment } from "@effect/sql/Statement";
 import { Effect } from "effect";
 
-export type RowValue = string | number | boolean | null | Buffer;
-
-export const bytea = (value: Uint8Array | string): Buffer =>
-  Buffer.from(typeof value === "string" ? hex.decode(value) : value);
+export type RowValue = string | number | boolean | null | Fragment;
 
 export const text = (n: bigint | number): string => String(n);
 
@@ -22,6 +19,14 @@ export class RowWriter {
   readonly counts = new Map<string, number>();
 
   constructor(readonly sql: SqlClient) {}
+
+  /**
+   * A bytea value, decoded from hex by the server: db-sync's hash columns are domains over bytea, which PGlite's
+   * parameter serialiser does not recognise, so bytes travel as text on both backends.
+   */
+  bytea(value: Uint8Array | string): Fragment {
+    return this.sql`decode(${typeof value === "string" ? value : hex.encode(value)}, 'hex')`;
+  }
 
   /** The next id of a table (db-sync ids start at 1). */
   id(table: string): Effect.Effect<number, SqlError> {
@@ -42,7 +47,14 @@ export class RowWriter {
 
   insert(table: string, row: Record<string, RowValue>): Effect.Effect<void, SqlError> {
     this.counts.set(table, (this.counts.get(table) ?? 0) + 1);
-    return Effect.asVoid(this.sql`insert into ${this.sql(table)} ${this.sql.insert(row)}`);
+    const { sql } = this;
+    const keys = Object.keys(row);
+    const columns = sql.csv(keys.map((k) => sql`${sql(k)}`));
+    const values = sql.csv(keys.map((k) => {
+      const v = row[k];
+      return typeof v === "object" && v !== null ? v : sql`${v}`;
+    }));
+    return Effect.asVoid(sql`insert into ${sql(table)} (${columns}) values (${values})`);
   }
 
   /** Inserts a row with the table's next id; returns the id. */
