@@ -9,15 +9,7 @@ import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
 import { Effect, Either } from "effect";
 import type { LedgerRejection } from "@src/devnet/errors.ts";
 import { assertMatchesOgmiosSchema } from "../support/ogmios_schema.ts";
-import {
-  buildTx,
-  type DevnetFixture,
-  openDevnet,
-  payTo,
-  submit,
-  type Utxo,
-  walletUtxos,
-} from "../support/devnet_tx.ts";
+import { buildTx, openDevnet, payTo, submit, type Utxo, walletUtxos } from "../support/devnet_tx.ts";
 
 const ada = 1_000_000n;
 const plainJson = (value: unknown): unknown =>
