@@ -147,3 +147,42 @@ export const ogmiosOutput = (o: CML.TransactionOutput): Record<string, unknown> 
   }
   return out;
 };
+
+/** An entry of Ogmios' Utxo (evaluateTransaction's `additionalUtxo`); quantities as numbers or bigints. */
+export interface OgmiosUtxoEntry {
+  readonly transaction: { readonly id: string };
+  readonly index: number;
+  readonly address: string;
+  readonly value: Readonly<Record<string, Readonly<Record<string, number | bigint>>>>;
+  readonly datumHash?: string;
+  readonly datum?: string;
+  readonly script?: { readonly language: string; readonly cbor?: string; readonly json?: unknown };
+}
+
+/** An Ogmios Utxo entry as the CML output it describes (native scripts need their `cbor`). */
+export const outputFromOgmios = (u: OgmiosUtxoEntry): CML.TransactionOutput => {
+  const multiAsset = CML.MultiAsset.new();
+  let coin = 0n;
+  for (const [policy, assets] of Object.entries(u.value)) {
+    for (const [name, quantity] of Object.entries(assets)) {
+      if (policy === "ada") coin = BigInt(quantity);
+      else multiAsset.set(CML.ScriptHash.from_hex(policy), CML.AssetName.from_hex(name), BigInt(quantity));
+    }
+  }
+  const datum = u.datum
+    ? CML.DatumOption.new_datum(CML.PlutusData.from_cbor_hex(u.datum))
+    : u.datumHash
+    ? CML.DatumOption.new_hash(CML.DatumHash.from_hex(u.datumHash))
+    : undefined;
+  const bytes = u.script?.cbor ? hex.decode(u.script.cbor) : undefined;
+  const script = !u.script || !bytes
+    ? undefined
+    : u.script.language === "native"
+    ? CML.Script.new_native(CML.NativeScript.from_cbor_bytes(bytes))
+    : u.script.language === "plutus:v1"
+    ? CML.Script.new_plutus_v1(CML.PlutusV1Script.from_raw_bytes(bytes))
+    : u.script.language === "plutus:v2"
+    ? CML.Script.new_plutus_v2(CML.PlutusV2Script.from_raw_bytes(bytes))
+    : CML.Script.new_plutus_v3(CML.PlutusV3Script.from_raw_bytes(bytes));
+  return CML.TransactionOutput.new(parseAddress(u.address), CML.Value.new(coin, multiAsset), datum, script);
+};

@@ -11,7 +11,9 @@ import type { Network } from "@schemas/network.ts";
 import type { SpentTracking } from "@src/dbsync/detect.ts";
 import { demoNetworks } from "@src/demo_chain/network_params.ts";
 import { makeChainTime, readEpochAnchor } from "@layers/chain_clock.ts";
+import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
 import { type BlockTx, writeBlock, type WrittenBlock } from "./block_writer.ts";
+import { type OgmiosUtxoEntry, outputFromOgmios, refKey } from "./cardano.ts";
 import { decodeTransaction } from "./decode.ts";
 import * as E from "./errors.ts";
 import { evaluateScripts, type RedeemerBudget, type SlotConfig } from "./evaluate.ts";
@@ -37,9 +39,10 @@ export interface Devnet {
   readonly submit: (
     cborHex: string,
   ) => Effect.Effect<{ transaction: { id: string } }, E.LedgerRejection | SqlError>;
-  /** Ogmios `evaluateTransaction`: execution units per redeemer. */
+  /** Ogmios `evaluateTransaction`: execution units per redeemer; `additionalUtxo` as in Ogmios (its Utxo). */
   readonly evaluate: (
     cborHex: string,
+    additionalUtxo?: ReadonlyArray<OgmiosUtxoEntry>,
   ) => Effect.Effect<ReadonlyArray<RedeemerBudget>, E.LedgerRejection | SqlError>;
   /** Writes the next block now with what the mempool holds. */
   readonly produceBlock: Effect.Effect<WrittenBlock, SqlError>;
@@ -123,7 +126,7 @@ export const makeDevnet = (sql: SqlClient, config: DevnetConfig): Effect.Effect<
         return { transaction: { id: accepted.id } };
       }));
 
-    const evaluate = (cborHex: string) =>
+    const evaluate = (cborHex: string, additionalUtxo: ReadonlyArray<OgmiosUtxoEntry> = []) =>
       Effect.gen(function* () {
         const decoded = decodeTransaction(cborHex);
         if (Either.isLeft(decoded)) return yield* reject(decoded.left);
@@ -133,7 +136,37 @@ export const makeDevnet = (sql: SqlClient, config: DevnetConfig): Effect.Effect<
           list ? Array.from({ length: list.len() }, (_, i) => list.get(i)) : []
         );
         const resolved = yield* (yield* view).resolve(refs);
-        const unknown = refs.filter((r) => !resolved.has(`${r.transaction_id().to_hex()}#${r.index()}`));
+        const additional = new Map<string, CML.TransactionOutput>();
+        const additionalInputs: Array<CML.TransactionInput> = [];
+        for (const entry of additionalUtxo) {
+          const parsed = Either.try(() => ({
+            input: CML.TransactionInput.new(
+              CML.TransactionHash.from_hex(entry.transaction.id),
+              BigInt(entry.index),
+            ),
+            output: outputFromOgmios(entry),
+          }));
+          if (Either.isLeft(parsed)) {
+            return yield* reject(E.cannotCreateEvaluationContext(
+              `additional UTxO entry ${
+                JSON.stringify(entry.transaction?.id)
+              }#${entry.index} is not a valid ` +
+                `output: ${String(parsed.left)}`,
+            ));
+          }
+          additional.set(refKey(entry.transaction.id, entry.index), parsed.right.output);
+          additionalInputs.push(parsed.right.input);
+        }
+        const onLedger = yield* (yield* view).resolve(additionalInputs);
+        const extra = [...additional.keys()].filter((k) => onLedger.has(k));
+        if (extra.length > 0) {
+          return yield* reject(E.overlappingAdditionalUtxo(extra.map((k) => {
+            const [id, index] = k.split("#");
+            return { transaction: { id: id! }, index: Number(index) };
+          })));
+        }
+        for (const [k, o] of additional) resolved.set(k, o);
+        const unknown = refs.filter((r) => !resolved.has(refKey(r.transaction_id().to_hex(), r.index())));
         const first = redeemerEntries(tx.witness_set().redeemers())[0];
         if (unknown.length > 0) {
           return yield* reject(E.scriptExecutionFailure([{

@@ -367,6 +367,14 @@ export const unrecognizedCertificateType = (): OgmiosError => ({
 
 // ---------------------------------------------------------------------------------------------- evaluation
 
+export const overlappingAdditionalUtxo = (refs: ReadonlyArray<OutputReference>): OgmiosError => ({
+  code: 3002,
+  message:
+    "Some user-provided additional UTxO entries overlap with those that exist in the ledger. The field " +
+    "'data.overlappingOutputReferences' lists them.",
+  data: { overlappingOutputReferences: refs },
+});
+
 export const cannotCreateEvaluationContext = (reason: string): OgmiosError => ({
   code: 3004,
   message: "Unable to create the evaluation context from the given transaction.",

@@ -27,7 +27,7 @@ Deno.test("devnet blocks as db-sync rows", async (t) => {
     return error;
   };
   try {
-    const [u1, u2, u3] = await walletUtxos(f, alice.address);
+    const [u1, u2, u3, u4] = await walletUtxos(f, alice.address);
 
     await t.step(
       "the epochs crossed since the demo chain's tip have parameters, pots and stake",
@@ -213,6 +213,33 @@ Deno.test("devnet blocks as db-sync rows", async (t) => {
       );
     });
 
+    await t.step("a withdrawal must take the whole reward balance (3141)", async () => {
+      const account = CML.RewardAddress.new(1, stakeCredential);
+      const withdraw = (amount: bigint) =>
+        buildTx(f.params, {
+          inputs: [u3!],
+          outputs: [],
+          balanceAdjust: -amount,
+          signers: [alice.privateKey, stakeKey],
+          body: (b) => {
+            const w = CML.MapRewardAccountToCoin.new();
+            w.insert(account, amount);
+            b.set_withdrawals(w);
+          },
+        });
+      const error = await expectCode(withdraw(ada), 3141);
+      assert.deepEqual(error.data, {
+        incompleteWithdrawals: { [account.to_address().to_bech32()]: { ada: { lovelace: ada } } },
+      });
+      const empty = await submit(f, withdraw(0n));
+      assert.ok(Either.isRight(empty), JSON.stringify(Either.isLeft(empty) ? plainJson(empty.left) : null));
+      await Effect.runPromise(f.devnet.produceBlock);
+      const [row] = await query(f.chain.sql<{ amount: string }>`
+        select w.amount::text as amount from withdrawal w join tx t on t.id = w.tx_id
+        where t.hash = decode(${empty.right.transaction.id}, 'hex')`);
+      assert.equal(row!.amount, "0");
+    });
+
     await t.step("metadata is stored as json and CBOR", async () => {
       const metadata = CML.Metadata.new();
       metadata.set(
@@ -220,7 +247,7 @@ Deno.test("devnet blocks as db-sync rows", async (t) => {
         CML.encode_json_str_to_metadatum('{"msg":["hello devnet"]}', CML.MetadataJsonSchema.NoConversions),
       );
       const tx = buildTx(f.params, {
-        inputs: [u3!],
+        inputs: [u4!],
         outputs: [payTo(f.keys[1]!.address, 3n * ada)],
         signers: [alice.privateKey],
         auxiliary: CML.AuxiliaryData.new_shelley(metadata),

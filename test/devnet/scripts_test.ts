@@ -136,6 +136,46 @@ Deno.test("devnet Plutus evaluation and phase 2", async (t) => {
       );
     });
 
+    await t.step(
+      "additionalUtxo (Ogmios' Utxo JSON) resolves inputs the chain does not hold; overlap is 3002",
+      async () => {
+        const phantom: Utxo = {
+          input: CML.TransactionInput.new(CML.TransactionHash.from_hex("cd".repeat(32)), 0n),
+          output: good.output,
+        };
+        const entry = (u: Utxo) => ({
+          transaction: { id: u.input.transaction_id().to_hex() },
+          index: Number(u.input.index()),
+          address: scriptAddress(alwaysSucceeds).to_bech32(),
+          value: { ada: { lovelace: 20n * ada } },
+          datum: "d87980",
+        });
+        const tx = spend({ script: alwaysSucceeds, locked: phantom, fuel: fuelUtxo, collateral: small });
+        const missing = await run(f.devnet.evaluate(tx.to_cbor_hex()));
+        assert.ok(Either.isLeft(missing));
+        assert.equal((missing.left as LedgerRejection).error.code, 3010);
+        const result = await run(f.devnet.evaluate(tx.to_cbor_hex(), [entry(phantom)]));
+        assert.ok(
+          Either.isRight(result),
+          JSON.stringify(Either.isLeft(result) ? plainJson(result.left) : null),
+        );
+        assert.equal(result.right.length, 1);
+        const overlap = await run(f.devnet.evaluate(tx.to_cbor_hex(), [entry(good)]));
+        assert.ok(Either.isLeft(overlap));
+        const error = (overlap.left as LedgerRejection).error;
+        assert.equal(error.code, 3002);
+        await assertMatchesOgmiosSchema(
+          "ogmios.json#/properties/EvaluateTransactionResponse",
+          plainJson({ jsonrpc: "2.0", method: "evaluateTransaction", error, id: null }),
+        );
+        const malformed = await run(
+          f.devnet.evaluate(tx.to_cbor_hex(), [{ ...entry(phantom), transaction: { id: "not hex" } }]),
+        );
+        assert.ok(Either.isLeft(malformed));
+        assert.equal((malformed.left as LedgerRejection).error.code, 3004);
+      },
+    );
+
     await t.step("a failing script is 3010 with a 3012 validation error", async () => {
       const tx = spend({ script: alwaysFails, locked: bad, fuel: fuelUtxo, collateral: small });
       const result = await run(f.devnet.evaluate(tx.to_cbor_hex()));
