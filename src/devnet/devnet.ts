@@ -190,17 +190,24 @@ export const makeDevnet = (sql: SqlClient, config: DevnetConfig): Effect.Effect<
       const p = yield* Ref.get(params);
       const slot = yield* currentSlot;
       const txs: ReadonlyArray<BlockTx> = mempool.next(p.row.maxBlockSize);
-      // a pending transaction whose validity ended before this block is dropped, as a node's mempool does
-      const expired = txs.filter((t) => {
-        const ttl = t.accepted.tx.body().ttl();
-        return ttl !== undefined && BigInt(slot) >= ttl;
-      }).map((t) => t.accepted.id);
-      const block = yield* writeBlock(sql, txs.filter((t) => !expired.includes(t.accepted.id)), {
+      // a pending transaction whose validity ended before this block is dropped, as a node's mempool does,
+      // and so is any pending transaction spending its outputs
+      const dropped = new Set<string>();
+      for (const t of txs) {
+        const body = t.accepted.tx.body();
+        const ttl = body.ttl();
+        const inputs = body.inputs();
+        const spendsDropped = Array.from({ length: inputs.len() }, (_, i) => inputs.get(i))
+          .some((i) => dropped.has(i.transaction_id().to_hex()));
+        if ((ttl !== undefined && BigInt(slot) >= ttl) || spendsDropped) dropped.add(t.accepted.id);
+      }
+      const expired = [...dropped];
+      const block = yield* writeBlock(sql, txs.filter((t) => !dropped.has(t.accepted.id)), {
         networkId: net.networkId,
         slot,
         params: p,
       });
-      mempool.remove([...block.txIds, ...expired]);
+      mempool.remove(block.txIds, expired);
       if (block.epoch !== p.epoch) yield* Ref.set(params, yield* readLedgerParams(sql));
       yield* PubSub.publish(blocks, block);
       return block;

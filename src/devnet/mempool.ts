@@ -45,10 +45,20 @@ export class Mempool {
     return out;
   }
 
-  /** Drops transactions that made it into a block (the chain database now holds their effects). */
-  remove(ids: ReadonlyArray<string>): void {
-    const gone = new Set(ids);
-    this.txs = this.txs.filter((t) => !gone.has(t.accepted.id));
+  /**
+   * Drops transactions that made it into a block (the chain database now holds their effects), and those
+   * refused at block time together with every pending transaction that spends their outputs.
+   */
+  remove(included: ReadonlyArray<string>, refused: ReadonlyArray<string> = []): void {
+    const gone = new Set(included);
+    const dropped = new Set(refused);
+    this.txs = this.txs.filter((t) => {
+      if (gone.has(t.accepted.id) || dropped.has(t.accepted.id)) return false;
+      const spendsDropped = listOf(t.accepted.tx.body().inputs())
+        .some((i) => dropped.has(i.transaction_id().to_hex()));
+      if (spendsDropped) dropped.add(t.accepted.id);
+      return !spendsDropped;
+    });
     const state = emptyState();
     for (const tx of this.txs) apply(state, tx);
     this.view = state;

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
-import { Effect, Either } from "effect";
+import { Effect, Either, TestClock, TestContext } from "effect";
 import type { LedgerRejection, OgmiosError } from "@src/devnet/errors.ts";
 import { assertMatchesOgmiosSchema } from "../support/ogmios_schema.ts";
 import { buildTx, type DevnetFixture, openDevnet, payTo, submit, walletUtxos } from "../support/devnet_tx.ts";
@@ -233,6 +233,44 @@ Deno.test("devnet phase-1 rules", async (t) => {
         ),
       );
     });
+    await t.step(
+      "a pending transaction that expires before the next block is dropped, with its dependents",
+      async () => {
+        const [bobUtxo] = await walletUtxos(f, bob.address);
+        const slotNow = Math.floor((Date.now() - Date.parse("2026-08-01T00:00:00Z")) / 1000);
+        const expiring = buildTx(f.params, {
+          inputs: [bobUtxo!],
+          outputs: [payTo(alice.address, 4n * ada)],
+          signers: [bob.privateKey],
+          body: (b) => b.set_ttl(BigInt(slotNow + 60)),
+        });
+        assert.ok(Either.isRight(await submit(f, expiring)));
+        const expiringId = CML.hash_transaction(expiring.body()).to_hex();
+        const dependent = buildTx(f.params, {
+          inputs: [{
+            input: CML.TransactionInput.new(CML.TransactionHash.from_hex(expiringId), 0n),
+            output: payTo(alice.address, 4n * ada),
+          }],
+          outputs: [payTo(bob.address, 2n * ada)],
+          signers: [alice.privateKey],
+        });
+        assert.ok(Either.isRight(await submit(f, dependent)));
+        assert.equal(f.devnet.mempool().length, 2);
+        // the next block is made two minutes later (TestClock), past the first one's time to live
+        const block = await Effect.runPromise(
+          Effect.gen(function* () {
+            yield* TestClock.setTime(Date.now() + 120_000);
+            return yield* f.devnet.produceBlock;
+          }).pipe(Effect.provide(TestContext.TestContext)),
+        );
+        assert.deepEqual(block.txIds, []);
+        assert.deepEqual(f.devnet.mempool(), []);
+        const still = await walletUtxos(f, bob.address);
+        assert.ok(
+          still.some((u) => u.input.transaction_id().to_hex() === bobUtxo!.input.transaction_id().to_hex()),
+        );
+      },
+    );
   } finally {
     await f.close();
   }
