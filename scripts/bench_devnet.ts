@@ -1,0 +1,215 @@
+/**
+ * Devnet benchmark: submissions validated per second (phase 1 against the chain database and the mempool, real
+ * ed25519 checks, CML decoding), and the time from submission to `found` (tx-status' query) with the block
+ * producer running. On a fresh in-memory PGlite demo chain by default; on PostgreSQL with BENCH_POSTGRES_URL (a
+ * server URL: a scratch database is created, seeded and dropped).
+ *   npm run bench:devnet            BENCH_SUBMISSIONS=800 BENCH_BLOCK_MS=1000 BENCH_POSTGRES_URL=postgres://…
+ */
+import * as Reactivity from "@effect/experimental/Reactivity";
+import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
+import type { SqlClient } from "@effect/sql/SqlClient";
+import { Effect, Exit, Scope } from "effect";
+import pg from "pg";
+import { makePgSqlClient } from "@layers/sql_pg.ts";
+import { makePgliteSqlClientFrom, openPglite } from "@layers/sql_pglite.ts";
+import { seedDemoChainPglite, seedDemoChainPostgres } from "@src/demo_chain/seed.ts";
+import { makeDevnet } from "@src/devnet/devnet.ts";
+import { type LedgerParams, readLedgerParams } from "@src/devnet/ledger_view.ts";
+import { deriveWallets, loadOrCreateSeed } from "@src/devnet/wallets.ts";
+import { txConfirmation } from "@src/queries/tx_status.ts";
+
+const submissions = Number(Deno.env.get("BENCH_SUBMISSIONS") ?? "800");
+const blockMs = Number(Deno.env.get("BENCH_BLOCK_MS") ?? "1000");
+const postgresUrl = Deno.env.get("BENCH_POSTGRES_URL");
+const ada = 1_000_000n;
+
+const scope = Effect.runSync(Scope.make());
+const run = <A, E>(e: Effect.Effect<A, E, Scope.Scope | Reactivity.Reactivity>) =>
+  Effect.runPromise(e.pipe(Scope.extend(scope), Effect.provide(Reactivity.layer)));
+
+const openChain = async (): Promise<{ sql: SqlClient; backend: string; cleanup: () => Promise<void> }> => {
+  if (postgresUrl) {
+    const name = `bench_devnet_${crypto.randomUUID().slice(0, 8)}`;
+    const admin = new pg.Client({ connectionString: postgresUrl });
+    await admin.connect();
+    await admin.query(`create database "${name}"`);
+    const url = new URL(postgresUrl);
+    url.pathname = `/${name}`;
+    await Effect.runPromise(seedDemoChainPostgres(url.toString(), { network: "mainnet", scale: 1 }));
+    const sql = await run(makePgSqlClient({ url: url.toString(), maxConnections: 4 }));
+    return {
+      sql,
+      backend: "PostgreSQL",
+      cleanup: async () => {
+        await Effect.runPromise(Scope.close(scope, Exit.void));
+        await admin.query(`drop database if exists "${name}" with (force)`);
+        await admin.end();
+      },
+    };
+  }
+  // as the embedded service does: seed, then serve from a fresh instance (seeding grows the wasm heap for good)
+  const dir = await Deno.makeTempDir({ prefix: "bench-devnet-chain-" });
+  const seeding = await openPglite(dir);
+  await Effect.runPromise(seedDemoChainPglite(seeding, { network: "mainnet", scale: 1 }));
+  await seeding.close();
+  const db = await openPglite(dir);
+  const sql = await run(makePgliteSqlClientFrom(db));
+  return {
+    sql,
+    backend: "embedded PGlite (on disk, reopened after seeding)",
+    cleanup: async () => {
+      await Effect.runPromise(Scope.close(scope, Exit.void));
+      await db.close();
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+};
+
+interface Utxo {
+  readonly input: CML.TransactionInput;
+  readonly coin: bigint;
+}
+
+/** A signed payment spending `from`, paying each of `to`, change back to `change`; the fee is the minimum. */
+const payment = (
+  params: LedgerParams,
+  key: CML.PrivateKey,
+  from: Utxo,
+  to: ReadonlyArray<[CML.Address, bigint]>,
+  change: CML.Address,
+) => {
+  const make = (fee: bigint) => {
+    const inputs = CML.TransactionInputList.new();
+    inputs.add(from.input);
+    const outputs = CML.TransactionOutputList.new();
+    for (const [address, coin] of to) {
+      outputs.add(CML.TransactionOutput.new(address, CML.Value.from_coin(coin)));
+    }
+    const rest = from.coin - to.reduce((s, [, c]) => s + c, 0n) - fee;
+    outputs.add(CML.TransactionOutput.new(change, CML.Value.from_coin(rest)));
+    const body = CML.TransactionBody.new(inputs, outputs, fee);
+    const witnesses = CML.TransactionWitnessSet.new();
+    const vkeys = CML.VkeywitnessList.new();
+    vkeys.add(CML.make_vkey_witness(CML.hash_transaction(body), key));
+    witnesses.set_vkeywitnesses(vkeys);
+    return CML.Transaction.new(body, witnesses, true);
+  };
+  const fee = CML.min_fee(make(300_000n), params.linearFee, params.prices, 0n);
+  const tx = make(fee);
+  return {
+    tx,
+    id: CML.hash_transaction(tx.body()).to_hex(),
+    change: from.coin - fee - to.reduce((s, [, c]) => s + c, 0n),
+  };
+};
+
+const started = performance.now();
+const chain = await openChain();
+const seeded = performance.now();
+const dataDir = await Deno.makeTempDir({ prefix: "bench-devnet-" });
+try {
+  const devnet = await Effect.runPromise(
+    makeDevnet(chain.sql, { network: "mainnet", dataDir, blockIntervalMs: blockMs }),
+  );
+  const params = await Effect.runPromise(readLedgerParams(chain.sql));
+  const [alice, bob] = deriveWallets(await loadOrCreateSeed(dataDir), "mainnet", 1);
+  const aliceAddress = CML.Address.from_bech32(alice!.address);
+  const bobAddress = CML.Address.from_bech32(bob!.address);
+  const rows = await Effect.runPromise(chain.sql<{ hash: string; index: number; value: string }>`
+    select encode(t.hash, 'hex') as hash, o.index, o.value::text as value from tx_out o join tx t on t.id = o.tx_id
+    where o.payment_cred = decode(${alice!.keyHash}, 'hex') order by o.value desc`);
+
+  // fan out: chain outputs to spend independently (each submission then resolves its input in the database)
+  const perFanOut = 200;
+  const fanOuts = Math.ceil((submissions + 10) / perFanOut);
+  let source: Utxo = {
+    input: CML.TransactionInput.new(CML.TransactionHash.from_hex(rows[0]!.hash), BigInt(rows[0]!.index)),
+    coin: BigInt(rows[0]!.value),
+  };
+  const spendable: Array<Utxo> = [];
+  for (let k = 0; k < fanOuts; k++) {
+    // each fan-out spends the previous one's change (a mempool output)
+    const fan = payment(
+      params,
+      alice!.privateKey,
+      source,
+      Array.from({ length: perFanOut }, () => [aliceAddress, 5n * ada]),
+      aliceAddress,
+    );
+    await Effect.runPromise(devnet.submit(fan.tx.to_cbor_hex()));
+    for (let i = 0; i < perFanOut; i++) {
+      spendable.push({
+        input: CML.TransactionInput.new(CML.TransactionHash.from_hex(fan.id), BigInt(i)),
+        coin: 5n * ada,
+      });
+    }
+    source = {
+      input: CML.TransactionInput.new(CML.TransactionHash.from_hex(fan.id), BigInt(perFanOut)),
+      coin: fan.change,
+    };
+  }
+  while (devnet.mempool().length > 0) await Effect.runPromise(devnet.produceBlock);
+
+  const buildStarted = performance.now();
+  const built = spendable.slice(0, submissions).map((u) =>
+    payment(params, alice!.privateKey, u, [[bobAddress, 2n * ada]], aliceAddress)
+  );
+  const txs = built.map((b) => b.tx.to_cbor_hex());
+  const buildMs = performance.now() - buildStarted;
+  const submitStarted = performance.now();
+  for (const cbor of txs) await Effect.runPromise(devnet.submit(cbor));
+  const submitMs = performance.now() - submitStarted;
+  const blockStarted = performance.now();
+  let blocks = 0;
+  while (devnet.mempool().length > 0) {
+    await Effect.runPromise(devnet.produceBlock);
+    blocks++;
+  }
+  const blockMsTaken = performance.now() - blockStarted;
+
+  // time to found: the producer runs; each submission is polled through tx-status' query every 50 ms
+  const producer = Effect.runSync(Scope.make());
+  await Effect.runPromise(Scope.extend(devnet.start, producer));
+  const waits: Array<number> = [];
+  for (let k = 0; k < 10; k++) {
+    const p = payment(
+      params,
+      alice!.privateKey,
+      spendable[submissions + k]!,
+      [[bobAddress, 2n * ada]],
+      aliceAddress,
+    );
+    const t0 = performance.now();
+    await Effect.runPromise(devnet.submit(p.tx.to_cbor_hex()));
+    while (!(await Effect.runPromise(txConfirmation(chain.sql, p.id)))) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    waits.push(performance.now() - t0);
+    await new Promise((r) => setTimeout(r, Math.random() * blockMs));
+  }
+  await Effect.runPromise(Scope.close(producer, Exit.void));
+  waits.sort((a, b) => a - b);
+  const f = (ms: number) => `${Math.round(ms)} ms`;
+  console.log(`devnet benchmark on ${chain.backend}, demo chain scale 1 (seeded in ${f(seeded - started)})`);
+  console.log(`  built and signed ${txs.length} payments with CML in ${f(buildMs)}`);
+  console.log(
+    `  submitted ${txs.length} (phase 1: decode, UTxO lookup, ed25519, fee, balance, min-UTxO) in ${
+      f(submitMs)
+    }: ` +
+      `${(txs.length / (submitMs / 1000)).toFixed(0)} submissions/s, ${
+        (submitMs / txs.length).toFixed(2)
+      } ms each`,
+  );
+  console.log(
+    `  ${blocks} blocks holding them written in ${
+      f(blockMsTaken)
+    } (block body limit ${params.row.maxBlockSize} bytes)`,
+  );
+  console.log(
+    `  submission to found (block every ${blockMs} ms, polled every 50 ms): median ${f(waits[5]!)}, ` +
+      `min ${f(waits[0]!)}, max ${f(waits[9]!)}`,
+  );
+} finally {
+  await chain.cleanup();
+  await Deno.remove(dataDir, { recursive: true });
+}

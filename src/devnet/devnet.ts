@@ -1,0 +1,235 @@
+/**
+ * The devnet engine behind `/v1/ogmios` in the embedded default: one per network's chain database. It
+ * evaluates and submits transactions (phase 1 against the chain + mempool, phase 2 with the UPLC evaluator),
+ * keeps accepted ones in a mempool, and produces a block every `blockIntervalMs` at the wall clock's slot, as
+ * db-sync would have written it. Results and failures are Ogmios-shaped (`LedgerRejection` carries the error).
+ */
+import type { SqlClient } from "@effect/sql/SqlClient";
+import type { SqlError } from "@effect/sql/SqlError";
+import { Duration, Effect, Either, PubSub, type Queue, Ref, Schedule, type Scope } from "effect";
+import type { Network } from "@schemas/network.ts";
+import type { SpentTracking } from "@src/dbsync/detect.ts";
+import { demoNetworks } from "@src/demo_chain/network_params.ts";
+import { makeChainTime, readEpochAnchor } from "@layers/chain_clock.ts";
+import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
+import { type BlockTx, writeBlock, type WrittenBlock } from "./block_writer.ts";
+import { type OgmiosUtxoEntry, outputFromOgmios, refKey } from "./cardano.ts";
+import { decodeTransaction } from "./decode.ts";
+import * as E from "./errors.ts";
+import { evaluateScripts, type RedeemerBudget, type SlotConfig } from "./evaluate.ts";
+import { fundWallets } from "./faucet.ts";
+import { type LedgerParams, makeLedgerView, readLedgerParams } from "./ledger_view.ts";
+import { Mempool } from "./mempool.ts";
+import { redeemerEntries, validatePhase1 } from "./phase1_rules.ts";
+import { deriveWallets, type DevnetWallet, loadOrCreateSeed } from "./wallets.ts";
+
+export interface DevnetConfig {
+  readonly network: Network;
+  /** Where the wallets' seed lives (`DATA_DIR`). */
+  readonly dataDir: string;
+  readonly spentTracking?: SpentTracking;
+  /** Time between blocks (default 3 s). */
+  readonly blockIntervalMs?: number;
+}
+
+export interface Devnet {
+  readonly network: Network;
+  readonly wallets: ReadonlyArray<DevnetWallet>;
+  /** Ogmios `submitTransaction`: phase 1 and 2, then the mempool. */
+  readonly submit: (
+    cborHex: string,
+  ) => Effect.Effect<{ transaction: { id: string } }, E.LedgerRejection | SqlError>;
+  /** Ogmios `evaluateTransaction`: execution units per redeemer; `additionalUtxo` as in Ogmios (its Utxo). */
+  readonly evaluate: (
+    cborHex: string,
+    additionalUtxo?: ReadonlyArray<OgmiosUtxoEntry>,
+  ) => Effect.Effect<ReadonlyArray<RedeemerBudget>, E.LedgerRejection | SqlError>;
+  /** Writes the next block now with what the mempool holds. */
+  readonly produceBlock: Effect.Effect<WrittenBlock, SqlError>;
+  /** Produces blocks every `blockIntervalMs` until the scope closes. */
+  readonly start: Effect.Effect<void, never, Scope.Scope>;
+  /** Every block written from now on (chain-sync subscribers). */
+  readonly subscribe: Effect.Effect<Queue.Dequeue<WrittenBlock>, never, Scope.Scope>;
+  readonly mempool: () => ReadonlyArray<string>;
+}
+
+const reject = (error: E.OgmiosError) => Effect.fail(new E.LedgerRejection({ error }));
+
+export const makeDevnet = (sql: SqlClient, config: DevnetConfig): Effect.Effect<Devnet, SqlError> =>
+  Effect.gen(function* () {
+    const net = demoNetworks[config.network];
+    const spentTracking = config.spentTracking ?? "enable";
+    const time = makeChainTime(yield* readEpochAnchor(sql));
+    const slots: SlotConfig = {
+      zeroTimeMs: time.slotToTime(0).getTime(),
+      zeroSlot: 0,
+      slotLengthMs: 1000,
+    };
+    const params = yield* Ref.make<LedgerParams>(yield* readLedgerParams(sql));
+    const mempool = new Mempool();
+    const lock = yield* Effect.makeSemaphore(1);
+    const blocks = yield* PubSub.unbounded<WrittenBlock>();
+    const seed = yield* Effect.promise(() => loadOrCreateSeed(config.dataDir));
+    const wallets = deriveWallets(seed, config.network, net.networkId);
+    const currentSlot = Effect.map(time.now, (n) => n.slot);
+
+    const funded = yield* fundWallets(sql, wallets, {
+      networkId: net.networkId,
+      slot: yield* currentSlot,
+      params: yield* Ref.get(params),
+    });
+    if (funded) yield* Ref.set(params, yield* readLedgerParams(sql));
+
+    const view = Effect.gen(function* () {
+      return makeLedgerView(sql, {
+        networkId: net.networkId,
+        spentTracking,
+        slot: yield* currentSlot,
+        params: yield* Ref.get(params),
+        pending: mempool.pending,
+      });
+    });
+
+    const submit = (cborHex: string) =>
+      lock.withPermits(1)(Effect.gen(function* () {
+        const decoded = decodeTransaction(cborHex);
+        if (Either.isLeft(decoded)) return yield* reject(decoded.left);
+        const checked = yield* validatePhase1(decoded.right, yield* view);
+        if (Either.isLeft(checked)) return yield* reject(checked.left);
+        const accepted = checked.right;
+        let scriptsValid = true;
+        if (accepted.runsPlutus) {
+          const declared = redeemerEntries(accepted.tx.witness_set().redeemers());
+          const evaluated = evaluateScripts(accepted.tx, accepted.resolved, yield* Ref.get(params), slots);
+          const overBudget = Either.isRight(evaluated)
+            ? evaluated.right.find((r) => {
+              const d = declared.find((x) =>
+                x.purpose === r.validator.purpose && x.index === r.validator.index
+              );
+              return !d || d.mem < r.budget.memory || d.steps < r.budget.cpu;
+            })
+            : undefined;
+          scriptsValid = Either.isRight(evaluated) && overBudget === undefined;
+          if (scriptsValid !== accepted.tx.is_valid()) {
+            const reason = Either.isLeft(evaluated)
+              ? JSON.stringify(
+                (evaluated.left.data as ReadonlyArray<E.ValidatorFailure>)[0]?.error.data ?? {},
+              )
+              : overBudget
+              ? `the ${overBudget.validator.purpose} script at index ${overBudget.validator.index} needs more ` +
+                "execution units than the redeemer declares"
+              : "every script succeeds, yet the transaction is marked invalid";
+            return yield* reject(E.spendsMismatch(accepted.tx.is_valid() ? "inputs" : "collaterals", reason));
+          }
+        }
+        mempool.add({ accepted, scriptsValid });
+        return { transaction: { id: accepted.id } };
+      }));
+
+    const evaluate = (cborHex: string, additionalUtxo: ReadonlyArray<OgmiosUtxoEntry> = []) =>
+      Effect.gen(function* () {
+        const decoded = decodeTransaction(cborHex);
+        if (Either.isLeft(decoded)) return yield* reject(decoded.left);
+        const { tx } = decoded.right;
+        const body = tx.body();
+        const refs = [body.inputs(), body.collateral_inputs(), body.reference_inputs()].flatMap((list) =>
+          list ? Array.from({ length: list.len() }, (_, i) => list.get(i)) : []
+        );
+        const resolved = yield* (yield* view).resolve(refs);
+        const additional = new Map<string, CML.TransactionOutput>();
+        const additionalInputs: Array<CML.TransactionInput> = [];
+        for (const entry of additionalUtxo) {
+          const parsed = Either.try(() => ({
+            input: CML.TransactionInput.new(
+              CML.TransactionHash.from_hex(entry.transaction.id),
+              BigInt(entry.index),
+            ),
+            output: outputFromOgmios(entry),
+          }));
+          if (Either.isLeft(parsed)) {
+            return yield* reject(E.cannotCreateEvaluationContext(
+              `additional UTxO entry ${
+                JSON.stringify(entry.transaction?.id)
+              }#${entry.index} is not a valid ` +
+                `output: ${String(parsed.left)}`,
+            ));
+          }
+          additional.set(refKey(entry.transaction.id, entry.index), parsed.right.output);
+          additionalInputs.push(parsed.right.input);
+        }
+        const onLedger = yield* (yield* view).resolve(additionalInputs);
+        const extra = [...additional.keys()].filter((k) => onLedger.has(k));
+        if (extra.length > 0) {
+          return yield* reject(E.overlappingAdditionalUtxo(extra.map((k) => {
+            const [id, index] = k.split("#");
+            return { transaction: { id: id! }, index: Number(index) };
+          })));
+        }
+        for (const [k, o] of additional) resolved.set(k, o);
+        const unknown = refs.filter((r) => !resolved.has(refKey(r.transaction_id().to_hex(), r.index())));
+        const first = redeemerEntries(tx.witness_set().redeemers())[0];
+        if (unknown.length > 0) {
+          return yield* reject(E.scriptExecutionFailure([{
+            validator: first
+              ? { purpose: first.purpose, index: first.index }
+              : { purpose: "spend", index: 0 },
+            error: E.unknownOutputReferences(
+              unknown.map((r) => ({
+                transaction: { id: r.transaction_id().to_hex() },
+                index: Number(r.index()),
+              })),
+            ),
+          }]));
+        }
+        if (!first) return [];
+        const evaluated = evaluateScripts(tx, resolved, yield* Ref.get(params), slots);
+        return Either.isLeft(evaluated) ? yield* reject(evaluated.left) : evaluated.right;
+      });
+
+    const produceBlock = lock.withPermits(1)(Effect.gen(function* () {
+      const p = yield* Ref.get(params);
+      const slot = yield* currentSlot;
+      const txs: ReadonlyArray<BlockTx> = mempool.next(p.row.maxBlockSize);
+      // a pending transaction whose validity ended before this block is dropped, as a node's mempool does,
+      // and so is any pending transaction spending its outputs
+      const dropped = new Set<string>();
+      for (const t of txs) {
+        const body = t.accepted.tx.body();
+        const ttl = body.ttl();
+        const inputs = body.inputs();
+        const spendsDropped = Array.from({ length: inputs.len() }, (_, i) => inputs.get(i))
+          .some((i) => dropped.has(i.transaction_id().to_hex()));
+        if ((ttl !== undefined && BigInt(slot) >= ttl) || spendsDropped) dropped.add(t.accepted.id);
+      }
+      const expired = [...dropped];
+      const block = yield* writeBlock(sql, txs.filter((t) => !dropped.has(t.accepted.id)), {
+        networkId: net.networkId,
+        slot,
+        params: p,
+      });
+      mempool.remove(block.txIds, expired);
+      if (block.epoch !== p.epoch) yield* Ref.set(params, yield* readLedgerParams(sql));
+      yield* PubSub.publish(blocks, block);
+      return block;
+    }));
+
+    const interval = Duration.millis(config.blockIntervalMs ?? 3_000);
+    const start = Effect.asVoid(Effect.forkScoped(
+      produceBlock.pipe(
+        Effect.catchAll((e) => Effect.logError(`devnet ${config.network}: block production failed`, e)),
+        Effect.repeat(Schedule.spaced(interval)),
+        Effect.delay(interval),
+      ),
+    ));
+
+    return {
+      network: config.network,
+      wallets: wallets.map(({ address, signingKey }) => ({ address, signingKey })),
+      submit,
+      evaluate,
+      produceBlock,
+      start,
+      subscribe: PubSub.subscribe(blocks),
+      mempool: () => mempool.ids(),
+    };
+  });

@@ -1,0 +1,402 @@
+/**
+ * Ogmios v6's submit/evaluate failures, `{code, message, data}` exactly as ogmios.json's
+ * SubmitTransactionFailure*, EvaluateTransactionFailure* and DeserialisationFailure define them. Messages are
+ * Ogmios' own, prefixed with the interface spec's rejection name where it has one (InputsExhausted, TxExpired,
+ * FeeTooSmall, ValueNotConserved, InsufficientFunds).
+ */
+import { Data } from "effect";
+
+/** An Ogmios JSON-RPC error object; lovelace and quantities are bigints (exact JSON numbers on the wire). */
+export interface OgmiosError {
+  readonly code: number;
+  readonly message: string;
+  readonly data?: unknown;
+}
+
+/** A transaction the devnet refused, carrying Ogmios' error object. */
+export class LedgerRejection extends Data.TaggedError("LedgerRejection")<{ readonly error: OgmiosError }> {
+  override get message(): string {
+    return this.error.message;
+  }
+}
+
+export interface OutputReference {
+  readonly transaction: { readonly id: string };
+  readonly index: number;
+}
+
+/** Ogmios' Value: lovelace under "ada", then policy id → asset name (hex) → quantity. */
+export type OgmiosValue = Record<string, Record<string, bigint>>;
+
+const lovelace = (n: bigint) => ({ ada: { lovelace: n } });
+
+export const deserialisationFailure = (detail: string): OgmiosError => ({
+  code: -32602,
+  message:
+    "Invalid transaction; It looks like the given transaction wasn't well-formed. Note that I try to " +
+    "decode the transaction in every possible era and it was malformed in ALL eras. Yet, I can't pinpoint " +
+    "the exact issue for I do not know in which era / format you intended the transaction to be. The 'data' " +
+    "field, therefore, contains errors for each era.",
+  data: Object.fromEntries(
+    ["shelley", "allegra", "mary", "alonzo", "babbage", "conway"].map((era) => [era, detail]),
+  ),
+});
+
+export const invalidSignatories = (keys: ReadonlyArray<string>): OgmiosError => ({
+  code: 3100,
+  message: "Some signatures are invalid. 'data.invalidSignatories' contains a list of keys for which the " +
+    "signature didn't verify. As a reminder, you must only sign the serialised transaction *body*, without " +
+    "metadata or witnesses.",
+  data: { invalidSignatories: keys },
+});
+
+export const missingSignatories = (keyHashes: ReadonlyArray<string>): OgmiosError => ({
+  code: 3101,
+  message:
+    "Some signatures are missing. A signed transaction must carry signatures for all inputs locked by " +
+    "verification keys or a native script. Transaction may also need signatures for each required extra " +
+    "signatories often required by Plutus Scripts. The field 'data.missingSignatories' contains the " +
+    "verification key hashes of expected but missing signatories.",
+  data: { missingSignatories: keyHashes },
+});
+
+export const missingScripts = (hashes: ReadonlyArray<string>): OgmiosError => ({
+  code: 3102,
+  message: "Some script witnesses are missing. Indeed, any script used in a transaction (when spending, " +
+    "minting, etc...) must be provided in full with the transaction. Scripts must therefore be added either " +
+    "to the witness set or provided as a reference input should you use plutus:v2 or higher and a format " +
+    "from Babbage and beyond. The field 'data.missingScripts' contain hash digests of required but missing " +
+    "script.",
+  data: { missingScripts: hashes },
+});
+
+export const failingNativeScripts = (hashes: ReadonlyArray<string>): OgmiosError => ({
+  code: 3103,
+  message: "Failed to validate the transaction because some native scripts failed to evaluate. The field " +
+    "'data.failingNativeScripts' contains the hashes of the failing scripts.",
+  data: { failingNativeScripts: hashes },
+});
+
+export const extraneousScripts = (hashes: ReadonlyArray<string>): OgmiosError => ({
+  code: 3104,
+  message: "Extraneous (non-required) script witnesses were provided. The field 'data.extraneousScripts' " +
+    "lists them.",
+  data: { extraneousScripts: hashes },
+});
+
+export interface RedeemerPointer {
+  readonly purpose: "spend" | "mint" | "publish" | "withdraw" | "vote" | "propose";
+  readonly index: number;
+}
+
+export const missingRedeemers = (purposes: ReadonlyArray<unknown>): OgmiosError => ({
+  code: 3109,
+  message: "Some redeemers are missing. Any Plutus script in the transaction needs a redeemer. The field " +
+    "'data.missingRedeemers' lists the script purposes without one.",
+  data: { missingRedeemers: purposes },
+});
+
+export const extraneousRedeemers = (pointers: ReadonlyArray<RedeemerPointer>): OgmiosError => ({
+  code: 3110,
+  message: "Extraneous (non-required) redeemers found in the transaction. The field " +
+    "'data.extraneousRedeemers' lists the pointers of redeemers that point at nothing needing one.",
+  data: { extraneousRedeemers: pointers },
+});
+
+export const missingDatums = (hashes: ReadonlyArray<string>): OgmiosError => ({
+  code: 3111,
+  message: "Transaction failed because some Plutus scripts are missing their associated datums. " +
+    "'data.missingDatums' contains a set of data hashes for the missing datums. Ensure all Plutus scripts " +
+    "have an associated datum in the transaction's witness set or, are provided through inline datums in " +
+    "reference inputs.",
+  data: { missingDatums: hashes },
+});
+
+export const scriptIntegrityHashMismatch = (
+  provided: string | null,
+  computed: string | null,
+): OgmiosError => ({
+  code: 3113,
+  message: "The script integrity hash in the transaction body does not match the one computed from its " +
+    "redeemers, datums and the cost models of the languages used. The fields " +
+    "'data.providedScriptIntegrity' and 'data.computedScriptIntegrity' show both.",
+  data: { providedScriptIntegrity: provided, computedScriptIntegrity: computed },
+});
+
+export const missingCostModels = (languages: ReadonlyArray<string>): OgmiosError => ({
+  code: 3115,
+  message: "Some cost models are missing for the Plutus languages the transaction uses. The field " +
+    "'data.missingCostModels' lists them.",
+  data: { missingCostModels: languages },
+});
+
+export const unknownOutputReferences = (refs: ReadonlyArray<OutputReference>): OgmiosError => ({
+  code: 3117,
+  message:
+    "InputsExhausted: The transaction contains unknown UTxO references as inputs. This can happen if " +
+    "the inputs you're trying to spend have already been spent, or if you've simply referred to non-existing " +
+    "UTxO altogether. The field 'data.unknownOutputReferences' indicates all unknown inputs.",
+  data: { unknownOutputReferences: refs },
+});
+
+export const outsideOfValidityInterval = (
+  interval: { invalidBefore?: number; invalidAfter?: number },
+  currentSlot: number,
+): OgmiosError => ({
+  code: 3118,
+  message:
+    (interval.invalidAfter !== undefined && currentSlot >= interval.invalidAfter ? "TxExpired: " : "") +
+    "The transaction is outside of its validity interval. It was either submitted too early or too late. " +
+    "The field 'data.currentSlot' contains the current slot as known of the ledger and the field " +
+    "'data.validityInterval' is a reminder of the validity interval provided with the transaction.",
+  data: { validityInterval: interval, currentSlot },
+});
+
+export const transactionTooLarge = (measured: number, maximum: number): OgmiosError => ({
+  code: 3119,
+  message: "The transaction exceeds the maximum size allowed by the protocol. The field " +
+    "'data.measuredTransactionSize' is the size of the submitted transaction, and " +
+    "'data.maximumTransactionSize' the current maximum.",
+  data: { measuredTransactionSize: { bytes: measured }, maximumTransactionSize: { bytes: maximum } },
+});
+
+export const valueTooLarge = (outputs: ReadonlyArray<unknown>): OgmiosError => ({
+  code: 3120,
+  message: "Some outputs carry a value that is too large (too many assets for the maximum value size). The " +
+    "field 'data.excessivelyLargeOutputs' lists them.",
+  data: { excessivelyLargeOutputs: outputs },
+});
+
+export const emptyInputSet = (): OgmiosError => ({
+  code: 3121,
+  message: "Transaction must have at least one input, but this one has an empty input set. One input is " +
+    "necessary to prevent replayability of transactions, as it piggybacks on the unique spendable property " +
+    "of UTxO.",
+});
+
+export const transactionFeeTooSmall = (minimum: bigint, provided: bigint): OgmiosError => ({
+  code: 3122,
+  message: "FeeTooSmall: Insufficient fee! The transaction doesn't not contain enough fee to cover the " +
+    "minimum required by the protocol. The field 'data.minimumRequiredFee' indicates the minimum required " +
+    "fee whereas 'data.providedFee' refers to the fee currently supplied with the transaction.",
+  data: { minimumRequiredFee: lovelace(minimum), providedFee: lovelace(provided) },
+});
+
+export const valueNotConserved = (
+  consumed: OgmiosValue,
+  produced: OgmiosValue,
+  insufficientFunds: boolean,
+): OgmiosError => ({
+  code: 3123,
+  message: `ValueNotConserved${insufficientFunds ? " (InsufficientFunds)" : ""}: In and out value not ` +
+    "conserved. The transaction must *exactly* balance: every input must be accounted for. The field " +
+    "'data.valueConsumed' contains the total value consumed by the transaction (inputs, withdrawals, " +
+    "deposit refunds, minted assets), and 'data.valueProduced' the total value it produces (outputs, fee, " +
+    "deposits, burnt assets).",
+  data: { valueConsumed: consumed, valueProduced: produced },
+});
+
+export const networkMismatch = (
+  expected: "mainnet" | "testnet",
+  discriminatedType: "address" | "rewardAccount" | "transaction",
+  invalidEntities: ReadonlyArray<string>,
+): OgmiosError => ({
+  code: 3124,
+  message: "Some discriminated entities in the transaction are configured for another network. In fact, " +
+    "payment addresses, stake addresses and stake pool registration certificates are bound to a specific " +
+    "network identifier. This identifier must match the network you're trying to submit them to. The field " +
+    "'data.expectedNetwork' indicates what is the currently expected network, 'data.discriminatedType' what " +
+    "type of entity is causing an issue here, and 'data.invalidEntities' lists all the culprits.",
+  data: discriminatedType === "transaction"
+    ? { expectedNetwork: expected, discriminatedType }
+    : { expectedNetwork: expected, discriminatedType, invalidEntities },
+});
+
+export const insufficientlyFundedOutputs = (
+  outputs: ReadonlyArray<{ output: unknown; minimumRequiredValue: bigint }>,
+): OgmiosError => ({
+  code: 3125,
+  message: "Some outputs have an insufficient amount of Ada attached to them. In fact, any new output " +
+    "created in a system must pay for the resources it occupies. The field " +
+    "'data.insufficientlyFundedOutputs.[].output' contains a list of all transaction outputs that are " +
+    "insufficiently funded, and 'data.insufficientlyFundedOutputs.[].minimumRequiredValue' the required " +
+    "amount of Lovelace for each.",
+  data: {
+    insufficientlyFundedOutputs: outputs.map((o) => ({
+      output: o.output,
+      minimumRequiredValue: lovelace(o.minimumRequiredValue),
+    })),
+  },
+});
+
+export const mintingOrBurningAda = (): OgmiosError => ({
+  code: 3127,
+  message: "The transaction tries to mint or burn Ada, which is forbidden.",
+});
+
+export const insufficientCollateral = (provided: bigint, minimum: bigint): OgmiosError => ({
+  code: 3128,
+  message: "Insufficient collateral value for Plutus scripts in the transaction. The field " +
+    "'data.providedCollateral' indicates the amount currently provided as collateral in the transaction, " +
+    "whereas 'data.minimumRequiredCollateral' indicates the minimum amount expected by the ledger.",
+  data: { providedCollateral: lovelace(provided), minimumRequiredCollateral: lovelace(minimum) },
+});
+
+export const collateralLockedByScript = (refs: ReadonlyArray<OutputReference>): OgmiosError => ({
+  code: 3129,
+  message: "Invalid choice of collateral: an input provided for collateral is locked by script. The field " +
+    "'data.unsuitableCollateralInputs' lists all the problematic output references.",
+  data: { unsuitableCollateralInputs: refs },
+});
+
+export const tooManyCollateralInputs = (maximum: number, counted: number): OgmiosError => ({
+  code: 3131,
+  message: "The transaction contains too many collateral inputs. The field 'data.maximumCollateralInputs' " +
+    "contains the current value of that parameter, and 'data.countedCollateralInputs' indicates how many " +
+    "inputs were actually found in your transaction.",
+  data: { maximumCollateralInputs: maximum, countedCollateralInputs: counted },
+});
+
+export const missingCollateralInputs = (): OgmiosError => ({
+  code: 3132,
+  message: "The transaction doesn't provide any collateral inputs but it must. Indeed, when executing " +
+    "scripts, you must provide a collateral amount which is collected by the ledger in case of script " +
+    "execution failure.",
+});
+
+export const nonAdaCollateral = (value: OgmiosValue): OgmiosError => ({
+  code: 3133,
+  message:
+    "One of the input provided as collateral carries something else than Ada tokens. Only Ada can be " +
+    "used as collateral; set a collateral return to send the non-Ada tokens back. The field " +
+    "'data.unsuitableCollateralValue' indicates the actual collateral value found by the ledger.",
+  data: { unsuitableCollateralValue: value },
+});
+
+export const executionUnitsTooLarge = (
+  provided: { memory: bigint; cpu: bigint },
+  maximum: { memory: bigint; cpu: bigint },
+): OgmiosError => ({
+  code: 3134,
+  message: "The transaction's execution units exceed the maximum allowed per transaction. The field " +
+    "'data.providedExecutionUnits' is what the transaction declares, 'data.maximumExecutionUnits' the limit.",
+  data: { providedExecutionUnits: provided, maximumExecutionUnits: maximum },
+});
+
+export const totalCollateralMismatch = (declared: bigint, computed: bigint): OgmiosError => ({
+  code: 3135,
+  message:
+    "There's a mismatch between the declared total collateral amount, and the value computed from the " +
+    "inputs and outputs. These must match exactly. The field 'data.declaredTotalCollateral' reports the " +
+    "amount declared in the transaction whereas 'data.computedTotalCollateral' refers to the amount actually " +
+    "computed.",
+  data: { declaredTotalCollateral: lovelace(declared), computedTotalCollateral: lovelace(computed) },
+});
+
+export const spendsMismatch = (declared: "inputs" | "collaterals", reason: string): OgmiosError => ({
+  code: 3136,
+  message: "Invalid transaction submitted as valid, or vice-versa. Your transaction did not match what its " +
+    "validity tag is stating. The field 'data.declaredSpending' indicates what the transaction is supposed " +
+    "to consume (collaterals or inputs) and the field 'data.mismatchReason' provides more information.",
+  data: { declaredSpending: declared, mismatchReason: reason },
+});
+
+export const unknownStakePool = (poolId: string): OgmiosError => ({
+  code: 3140,
+  message: "The transaction references an unknown stake pool as a target for delegation or update. " +
+    "Double-check the pool id mentioned in 'data.unknownStakePool'.",
+  data: { unknownStakePool: poolId },
+});
+
+export const incompleteWithdrawals = (withdrawals: Record<string, bigint>): OgmiosError => ({
+  code: 3141,
+  message: "The transaction contains incomplete or invalid rewards withdrawals. When present, rewards " +
+    "withdrawals must consume rewards in full, there cannot be any leftover. You may also run into this " +
+    "error if the associatd stake credential is not registered. The field 'data.incompleteWithdrawals' " +
+    "contains a map of culprit withdrawals.",
+  data: {
+    incompleteWithdrawals: Object.fromEntries(Object.entries(withdrawals).map(([k, v]) => [k, lovelace(v)])),
+  },
+});
+
+export type CredentialOrigin = "verificationKey" | "script";
+
+export const credentialAlreadyRegistered = (credential: string, from: CredentialOrigin): OgmiosError => ({
+  code: 3145,
+  message: "The transaction tries to register a stake credential that is already registered. The field " +
+    "'data.knownCredential' indicates which one.",
+  data: { knownCredential: credential, from },
+});
+
+export const unknownCredential = (credential: string, from: CredentialOrigin): OgmiosError => ({
+  code: 3146,
+  message: "The transaction references an unknown stake credential. For example, to delegate to a stake " +
+    "pool, you must first register the stake key or script used for delegation. The field " +
+    "'data.unknownCredential' indicates what credential is used without being registered.",
+  data: { unknownCredential: credential, from },
+});
+
+export const nonEmptyRewardAccount = (balance: bigint): OgmiosError => ({
+  code: 3147,
+  message:
+    "Trying to unregister stake credentials associated to a non empty reward account. You must empty " +
+    "the reward account first (or do it as part of the same transaction) to proceed. The field " +
+    "'data.nonEmptyRewardAccountBalance' indicates how much Lovelace is left in the account.",
+  data: { nonEmptyRewardAccountBalance: lovelace(balance) },
+});
+
+export const credentialDepositMismatch = (provided: bigint, expected: bigint): OgmiosError => ({
+  code: 3151,
+  message: "The deposit specified in a stake credential registration or de-registration does not match the " +
+    "current value of the protocol parameter. The field 'data.providedDeposit' is the deposit given and " +
+    "'data.expectedDeposit' the expected one.",
+  data: { providedDeposit: lovelace(provided), expectedDeposit: lovelace(expected) },
+});
+
+export const unexpectedMempoolError = (error: string): OgmiosError => ({
+  code: 3997,
+  message: "A transaction was rejected due to custom rules that prevented it from entering the mempool. A " +
+    "justification is given as 'data.error'.",
+  data: { error },
+});
+
+export const unrecognizedCertificateType = (): OgmiosError => ({
+  code: 3998,
+  message: "Unrecognized certificate type. The devnet does not process this kind of certificate.",
+});
+
+// ---------------------------------------------------------------------------------------------- evaluation
+
+export const overlappingAdditionalUtxo = (refs: ReadonlyArray<OutputReference>): OgmiosError => ({
+  code: 3002,
+  message:
+    "Some user-provided additional UTxO entries overlap with those that exist in the ledger. The field " +
+    "'data.overlappingOutputReferences' lists them.",
+  data: { overlappingOutputReferences: refs },
+});
+
+export const cannotCreateEvaluationContext = (reason: string): OgmiosError => ({
+  code: 3004,
+  message: "Unable to create the evaluation context from the given transaction.",
+  data: { reason },
+});
+
+/** One failing validator of evaluateTransaction's 3010 ScriptExecutionFailure list. */
+export interface ValidatorFailure {
+  readonly validator: RedeemerPointer;
+  readonly error: OgmiosError;
+}
+
+export const scriptExecutionFailure = (failures: ReadonlyArray<ValidatorFailure>): OgmiosError => ({
+  code: 3010,
+  message: "Some scripts of the transactions terminated with error(s).",
+  data: failures,
+});
+
+export const validationFailure = (validationError: string, traces: ReadonlyArray<string>): OgmiosError => ({
+  code: 3012,
+  message: "Some of the scripts failed to evaluate to a positive outcome. The field 'data.validationError' " +
+    "informs about the nature of the error, and 'data.traces' lists all the execution traces collected " +
+    "during the script execution.",
+  data: { validationError, traces },
+});

@@ -1,0 +1,105 @@
+/**
+ * The devnet's mempool: accepted transactions in arrival order, waiting for the next block, and what they
+ * change (outputs created, inputs spent, stake registrations, withdrawals, pools) as the ledger view sees it, so
+ * a transaction may spend a pending one's outputs and a double spend is refused as the node does (3117).
+ */
+import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
+import type { BlockTx } from "./block_writer.ts";
+import { inputKey, listOf, refKey } from "./cardano.ts";
+import type { PendingState } from "./ledger_view.ts";
+
+export class Mempool {
+  private txs: Array<BlockTx> = [];
+  private view: PendingState = emptyState();
+
+  get size(): number {
+    return this.txs.length;
+  }
+
+  get pending(): PendingState {
+    return this.view;
+  }
+
+  has(id: string): boolean {
+    return this.txs.some((t) => t.accepted.id === id);
+  }
+
+  ids(): ReadonlyArray<string> {
+    return this.txs.map((t) => t.accepted.id);
+  }
+
+  add(tx: BlockTx): void {
+    this.txs.push(tx);
+    apply(this.view as MutableState, tx);
+  }
+
+  /** The oldest transactions that fit in a block body of `maxBytes`. */
+  next(maxBytes: number): ReadonlyArray<BlockTx> {
+    const out: Array<BlockTx> = [];
+    let size = 0;
+    for (const tx of this.txs) {
+      if (size + tx.accepted.size > maxBytes) break;
+      out.push(tx);
+      size += tx.accepted.size;
+    }
+    return out;
+  }
+
+  /**
+   * Drops transactions that made it into a block (the chain database now holds their effects), and those
+   * refused at block time together with every pending transaction that spends their outputs.
+   */
+  remove(included: ReadonlyArray<string>, refused: ReadonlyArray<string> = []): void {
+    const gone = new Set(included);
+    const dropped = new Set(refused);
+    this.txs = this.txs.filter((t) => {
+      if (gone.has(t.accepted.id) || dropped.has(t.accepted.id)) return false;
+      const spendsDropped = listOf(t.accepted.tx.body().inputs())
+        .some((i) => dropped.has(i.transaction_id().to_hex()));
+      if (spendsDropped) dropped.add(t.accepted.id);
+      return !spendsDropped;
+    });
+    const state = emptyState();
+    for (const tx of this.txs) apply(state, tx);
+    this.view = state;
+  }
+}
+
+interface MutableState {
+  outputs: Map<string, CML.TransactionOutput>;
+  spent: Set<string>;
+  stakeRegistration: Map<string, boolean>;
+  withdrawn: Set<string>;
+  pools: Set<string>;
+}
+
+const emptyState = (): MutableState => ({
+  outputs: new Map(),
+  spent: new Set(),
+  stakeRegistration: new Map(),
+  withdrawn: new Set(),
+  pools: new Set(),
+});
+
+const apply = (state: MutableState, { accepted, scriptsValid }: BlockTx): void => {
+  const body = accepted.tx.body();
+  const outputs = listOf(body.outputs());
+  const consume = (input: CML.TransactionInput) => {
+    const key = inputKey(input);
+    state.outputs.delete(key);
+    state.spent.add(key);
+  };
+  if (!scriptsValid) {
+    for (const c of listOf(body.collateral_inputs())) consume(c);
+    const back = body.collateral_return();
+    if (back) state.outputs.set(refKey(accepted.id, outputs.length), back);
+    return;
+  }
+  for (const i of listOf(body.inputs())) consume(i);
+  outputs.forEach((o, index) => state.outputs.set(refKey(accepted.id, index), o));
+  for (const [account, registered] of accepted.stakeRegistration) {
+    state.stakeRegistration.set(account, registered);
+  }
+  for (const account of accepted.withdrawn) state.withdrawn.add(account);
+  for (const pool of accepted.poolsRegistered) state.pools.add(pool);
+};

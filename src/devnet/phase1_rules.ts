@@ -1,0 +1,491 @@
+/**
+ * Phase-1 ledger rules (Conway): what a node checks before a transaction may enter its mempool, against the
+ * ledger view (UTxO, parameters, stake state) — inputs, validity interval, size, network, witnesses and real
+ * ed25519 signatures, scripts, datums and redeemers, script integrity, fee, value conservation, min-UTxO,
+ * collateral, execution units, certificates and withdrawals. The first failing rule gives Ogmios' error object.
+ */
+import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
+import type { SqlError } from "@effect/sql/SqlError";
+import { hex } from "@scure/base";
+import { Effect, Either } from "effect";
+import { inputKey, inputRef, listOf, ogmiosOutput } from "./cardano.ts";
+import type { DecodedTransaction } from "./decode.ts";
+import * as E from "./errors.ts";
+import type { LedgerView } from "./ledger_view.ts";
+import { addCmlValue, addMint, emptyBalance, sameBalance, toOgmiosValue } from "./value.ts";
+
+/** A transaction that passed phase 1, with what the mempool and block writer need from it. */
+export interface AcceptedTx extends DecodedTransaction {
+  readonly size: number;
+  /** Spent, collateral and reference inputs, resolved. */
+  readonly resolved: ReadonlyMap<string, CML.TransactionOutput>;
+  readonly fee: bigint;
+  /** Deposits paid minus deposits refunded. */
+  readonly deposit: bigint;
+  /** Whether the transaction runs Plutus scripts (and so phase 2 applies). */
+  readonly runsPlutus: boolean;
+  /** Stake credentials (reward address hex) it registers (true) or deregisters (false). */
+  readonly stakeRegistration: ReadonlyMap<string, boolean>;
+  readonly withdrawn: ReadonlyArray<string>;
+  readonly poolsRegistered: ReadonlyArray<string>;
+}
+
+type Purpose = E.RedeemerPointer["purpose"];
+
+/** A credential the transaction must be authorised by: a key (signature) or a script (witness + maybe redeemer). */
+interface Need {
+  readonly key?: string;
+  readonly script?: string;
+  readonly purpose?: { purpose: Purpose; index: number };
+}
+
+const credentialNeed = (c: CML.Credential, purpose?: { purpose: Purpose; index: number }): Need =>
+  c.as_pub_key() ? { key: c.as_pub_key()!.to_hex() } : { script: c.as_script()!.to_hex(), purpose };
+
+const rewardAddressHex = (c: CML.Credential, networkId: number) =>
+  CML.RewardAddress.new(networkId, c).to_address().to_hex();
+
+const credentialHash = (c: CML.Credential) => (c.as_pub_key() ?? c.as_script())!.to_hex();
+const credentialOrigin = (c: CML.Credential): E.CredentialOrigin =>
+  c.as_pub_key() ? "verificationKey" : "script";
+
+const sortInputs = (inputs: Array<CML.TransactionInput>) =>
+  [...inputs].sort((a, b) => {
+    const x = a.transaction_id().to_hex(), y = b.transaction_id().to_hex();
+    return x < y ? -1 : x > y ? 1 : Number(a.index() - b.index());
+  });
+
+const tagPurpose: Record<number, Purpose> = {
+  [CML.RedeemerTag.Spend]: "spend",
+  [CML.RedeemerTag.Mint]: "mint",
+  [CML.RedeemerTag.Cert]: "publish",
+  [CML.RedeemerTag.Reward]: "withdraw",
+  [CML.RedeemerTag.Voting]: "vote",
+  [CML.RedeemerTag.Proposing]: "propose",
+};
+
+/** The redeemer pointers and execution units a transaction carries (either encoding). */
+export const redeemerEntries = (
+  redeemers: CML.Redeemers | undefined,
+): Array<{ purpose: Purpose; index: number; mem: bigint; steps: bigint; data: CML.PlutusData }> => {
+  if (!redeemers) return [];
+  const legacy = redeemers.as_arr_legacy_redeemer();
+  if (legacy) {
+    return listOf(legacy).map((r) => ({
+      purpose: tagPurpose[r.tag()]!,
+      index: Number(r.index()),
+      mem: r.ex_units().mem(),
+      steps: r.ex_units().steps(),
+      data: r.data(),
+    }));
+  }
+  const map = redeemers.as_map_redeemer_key_to_redeemer_val()!;
+  return listOf(map.keys()).map((k) => {
+    const v = map.get(k)!;
+    return {
+      purpose: tagPurpose[k.tag()]!,
+      index: Number(k.index()),
+      mem: v.ex_units().mem(),
+      steps: v.ex_units().steps(),
+      data: v.data(),
+    };
+  });
+};
+
+const fail = (error: E.OgmiosError) => Either.left(error);
+
+/** Runs the phase-1 rules; returns the accepted transaction or the first failure as Ogmios' error object. */
+export const validatePhase1 = (
+  decoded: DecodedTransaction,
+  view: LedgerView,
+): Effect.Effect<Either.Either<AcceptedTx, E.OgmiosError>, SqlError> =>
+  Effect.gen(function* () {
+    const { tx, id } = decoded;
+    const body = tx.body();
+    const witnesses = tx.witness_set();
+    const p = view.params;
+    const size = decoded.bytes.length;
+    const inputs = listOf(body.inputs());
+    const collateral = listOf(body.collateral_inputs());
+    const referenceInputs = listOf(body.reference_inputs());
+
+    // inputs exist and are unspent (InputsExhausted)
+    if (inputs.length === 0) return fail(E.emptyInputSet());
+    const resolved = yield* view.resolve([...inputs, ...collateral, ...referenceInputs]);
+    const unknown = [...inputs, ...collateral, ...referenceInputs].filter((i) => !resolved.has(inputKey(i)));
+    if (unknown.length > 0) {
+      const seen = new Set<string>();
+      return fail(E.unknownOutputReferences(
+        unknown.filter((i) => !seen.has(inputKey(i)) && seen.add(inputKey(i))).map(inputRef),
+      ));
+    }
+    const spent = (i: CML.TransactionInput) => resolved.get(inputKey(i))!;
+
+    // validity interval (TxExpired)
+    const start = body.validity_interval_start();
+    const ttl = body.ttl();
+    if (
+      (start !== undefined && BigInt(view.slot) < start) || (ttl !== undefined && BigInt(view.slot) >= ttl)
+    ) {
+      return fail(E.outsideOfValidityInterval({
+        ...(start !== undefined ? { invalidBefore: Number(start) } : {}),
+        ...(ttl !== undefined ? { invalidAfter: Number(ttl) } : {}),
+      }, view.slot));
+    }
+
+    if (size > p.maxTxSize) return fail(E.transactionTooLarge(size, p.maxTxSize));
+
+    // network ids of outputs, reward accounts and the body
+    const expected = view.networkId === 1 ? "mainnet" : "testnet";
+    const outputs = listOf(body.outputs());
+    const collateralReturn = body.collateral_return();
+    const wrongAddresses = [...outputs, ...(collateralReturn ? [collateralReturn] : [])]
+      .map((o) => o.address())
+      .filter((a) => a.kind() !== CML.AddressKind.Byron && a.network_id() !== view.networkId)
+      .map((a) => a.to_bech32());
+    if (wrongAddresses.length > 0) return fail(E.networkMismatch(expected, "address", wrongAddresses));
+    const withdrawals = body.withdrawals();
+    const withdrawalAccounts = listOf(withdrawals?.keys());
+    const wrongAccounts = withdrawalAccounts.filter((a) => a.network_id() !== view.networkId);
+    if (wrongAccounts.length > 0) {
+      return fail(
+        E.networkMismatch(expected, "rewardAccount", wrongAccounts.map((a) => a.to_address().to_bech32())),
+      );
+    }
+    const bodyNetwork = body.network_id();
+    if (bodyNetwork && Number(bodyNetwork.network()) !== view.networkId) {
+      return fail(E.networkMismatch(expected, "transaction", []));
+    }
+
+    // signatures: every vkey witness must verify against the body hash
+    const bodyHash = hex.decode(id);
+    const vkeys = listOf(witnesses.vkeywitnesses());
+    const badSignatures = vkeys.filter((w) => !w.vkey().verify(bodyHash, w.ed25519_signature()));
+    const bootstraps = listOf(witnesses.bootstrap_witnesses());
+    const badBootstraps = bootstraps.filter((w) => !w.public_key().verify(bodyHash, w.signature()));
+    if (badSignatures.length + badBootstraps.length > 0) {
+      return fail(E.invalidSignatories([
+        ...badSignatures.map((w) => hex.encode(w.vkey().to_raw_bytes())),
+        ...badBootstraps.map((w) => hex.encode(w.public_key().to_raw_bytes())),
+      ]));
+    }
+    const signedBy = new Set(vkeys.map((w) => w.vkey().hash().to_hex()));
+    const bootstrapSigned = new Set(
+      bootstraps.map((w) => CML.ByronAddress.from_address_content(w.to_address()).to_base58()),
+    );
+
+    // what must authorise the transaction
+    const needs: Array<Need> = [];
+    const sortedInputs = sortInputs(inputs);
+    const byronInputs: Array<string> = [];
+    sortedInputs.forEach((input, index) => {
+      const address = spent(input).address();
+      if (address.kind() === CML.AddressKind.Byron) {
+        byronInputs.push(CML.ByronAddress.from_address(address)!.to_base58());
+        return;
+      }
+      const payment = address.payment_cred();
+      if (payment) needs.push(credentialNeed(payment, { purpose: "spend", index }));
+    });
+    for (const c of collateral) {
+      const payment = spent(c).address().payment_cred();
+      if (payment?.as_pub_key()) needs.push({ key: payment.as_pub_key()!.to_hex() });
+    }
+    const mint = body.mint();
+    const policies = listOf(mint?.keys()).map((h) => h.to_hex()).sort();
+    policies.forEach((policy, index) => needs.push({ script: policy, purpose: { purpose: "mint", index } }));
+    const sortedAccounts = [...withdrawalAccounts].sort((a, b) => {
+      const x = a.to_address().to_hex(), y = b.to_address().to_hex();
+      return x < y ? -1 : x > y ? 1 : 0;
+    });
+    sortedAccounts.forEach((account, index) =>
+      needs.push(credentialNeed(account.payment(), { purpose: "withdraw", index }))
+    );
+    const certs = listOf(body.certs());
+    certs.forEach((cert, index) => {
+      const purpose = { purpose: "publish" as const, index };
+      const stakeCredential = certificateCredential(cert);
+      if (stakeCredential && cert.kind() !== CML.CertificateKind.StakeRegistration) {
+        needs.push(credentialNeed(stakeCredential, purpose));
+      }
+      const pool = cert.as_pool_registration()?.pool_params();
+      if (pool) {
+        needs.push({ key: pool.operator().to_hex() });
+        for (const owner of listOf(pool.pool_owners())) needs.push({ key: owner.to_hex() });
+      }
+      const retirement = cert.as_pool_retirement();
+      if (retirement) needs.push({ key: retirement.pool().to_hex() });
+    });
+    for (const k of listOf(body.required_signers())) needs.push({ key: k.to_hex() });
+
+    // scripts available: witness set and reference scripts of spent and reference inputs
+    const scripts = new Map<string, CML.Script>();
+    for (const s of listOf(witnesses.native_scripts())) {
+      scripts.set(s.hash().to_hex(), CML.Script.new_native(s));
+    }
+    for (const s of listOf(witnesses.plutus_v1_scripts())) {
+      scripts.set(s.hash().to_hex(), CML.Script.new_plutus_v1(s));
+    }
+    for (const s of listOf(witnesses.plutus_v2_scripts())) {
+      scripts.set(s.hash().to_hex(), CML.Script.new_plutus_v2(s));
+    }
+    for (const s of listOf(witnesses.plutus_v3_scripts())) {
+      scripts.set(s.hash().to_hex(), CML.Script.new_plutus_v3(s));
+    }
+    const witnessScripts = new Set(scripts.keys());
+    let referenceScriptSize = 0;
+    for (const i of [...inputs, ...referenceInputs]) {
+      const script = spent(i).script_ref();
+      if (!script) {
+        continue;
+      }
+      referenceScriptSize += script.to_cbor_bytes().length;
+      if (!scripts.has(script.hash().to_hex())) scripts.set(script.hash().to_hex(), script);
+    }
+    const neededScripts = [...new Set(needs.flatMap((n) => (n.script ? [n.script] : [])))];
+    const missing = neededScripts.filter((h) => !scripts.has(h));
+    if (missing.length > 0) return fail(E.missingScripts(missing));
+    const extraneous = [...witnessScripts].filter((h) => !neededScripts.includes(h));
+    if (extraneous.length > 0) return fail(E.extraneousScripts(extraneous));
+
+    // native scripts evaluate against the signatures and the validity interval
+    const signerList = CML.Ed25519KeyHashList.new();
+    for (const k of signedBy) signerList.add(CML.Ed25519KeyHash.from_hex(k));
+    const failingNative = neededScripts.filter((h) => {
+      const native = scripts.get(h)!.as_native();
+      return native !== undefined && !native.verify(start, ttl, signerList);
+    });
+    if (failingNative.length > 0) return fail(E.failingNativeScripts(failingNative));
+
+    const missingKeys = [...new Set(needs.flatMap((n) => (n.key && !signedBy.has(n.key) ? [n.key] : [])))];
+    if (missingKeys.length > 0) return fail(E.missingSignatories(missingKeys));
+    const unsignedByron = byronInputs.filter((a) => !bootstrapSigned.has(a));
+    if (unsignedByron.length > 0) return fail(E.missingSignatories([]));
+
+    // Plutus: every Plutus purpose has a redeemer, every redeemer a purpose; datums for datum-hash inputs
+    const plutusNeeds = needs.filter((n) =>
+      n.script && scripts.get(n.script)!.kind() !== CML.ScriptKind.Native
+    );
+    const redeemers = redeemerEntries(witnesses.redeemers());
+    const pointer = (x: { purpose: Purpose; index: number }) => `${x.purpose}:${x.index}`;
+    const redeemerSet = new Set(redeemers.map(pointer));
+    const neededPointers = new Set(plutusNeeds.map((n) => pointer(n.purpose!)));
+    const missingRedeemers = plutusNeeds.filter((n) => !redeemerSet.has(pointer(n.purpose!)));
+    if (missingRedeemers.length > 0) {
+      return fail(E.missingRedeemers(missingRedeemers.map((n) => {
+        const { purpose, index } = n.purpose!;
+        if (purpose === "spend") return { purpose, outputReference: inputRef(sortedInputs[index]!) };
+        if (purpose === "mint") return { purpose, policy: n.script };
+        if (purpose === "withdraw") {
+          return { purpose, rewardAccount: sortedAccounts[index]!.to_address().to_bech32() };
+        }
+        return { purpose, index };
+      })));
+    }
+    const extraRedeemers = redeemers.filter((r) => !neededPointers.has(pointer(r)));
+    if (extraRedeemers.length > 0) {
+      return fail(E.extraneousRedeemers(extraRedeemers.map((r) => ({ purpose: r.purpose, index: r.index }))));
+    }
+    const witnessDatums = listOf(witnesses.plutus_datums());
+    const datumHashes = new Set(witnessDatums.map((d) => CML.hash_plutus_data(d).to_hex()));
+    const missingDatums = plutusNeeds
+      .filter((n) => n.purpose!.purpose === "spend")
+      .map((n) => spent(sortedInputs[n.purpose!.index]!).datum()?.as_hash()?.to_hex())
+      .filter((h): h is string => h !== undefined && !datumHashes.has(h));
+    if (missingDatums.length > 0) return fail(E.missingDatums(missingDatums));
+
+    // script integrity hash: redeemers, datums and the cost models of the Plutus languages used
+    const languages = [...new Set(plutusNeeds.map((n) => scripts.get(n.script!)!.language()!))];
+    const missingModels = languages.filter((l) => p.costModels.inner().get(BigInt(l)) === undefined);
+    if (missingModels.length > 0) {
+      return fail(E.missingCostModels(missingModels.map((l) => ["plutus:v1", "plutus:v2", "plutus:v3"][l]!)));
+    }
+    const provided = body.script_data_hash()?.to_hex() ?? null;
+    let computed: string | null = null;
+    if (redeemers.length > 0 || witnessDatums.length > 0) {
+      const langs = CML.LanguageList.new();
+      for (const l of languages) langs.add(l);
+      const datumList = witnesses.plutus_datums() ?? CML.PlutusDataList.new();
+      const redeemerList = witnesses.redeemers() ??
+        CML.Redeemers.new_arr_legacy_redeemer(CML.LegacyRedeemerList.new());
+      computed = CML.calc_script_data_hash(redeemerList, datumList, p.costModels, langs)?.to_hex() ?? null;
+    }
+    if (provided !== computed) return fail(E.scriptIntegrityHashMismatch(provided, computed));
+
+    // fee
+    const minFee = CML.min_fee(tx, p.linearFee, p.prices, BigInt(referenceScriptSize));
+    const fee = body.fee();
+    if (fee < minFee) return fail(E.transactionFeeTooSmall(minFee, fee));
+
+    // certificates and withdrawals against the stake state; deposits and refunds
+    const stakeRegistration = new Map<string, boolean>();
+    const poolsRegistered: Array<string> = [];
+    let deposits = 0n;
+    let refunds = 0n;
+    for (const cert of certs) {
+      const credential = certificateCredential(cert);
+      const account = credential ? rewardAddressHex(credential, view.networkId) : undefined;
+      const state = account
+        ? stakeRegistration.has(account)
+          ? { registered: stakeRegistration.get(account)!, rewards: 0n }
+          : yield* view.stakeAccount(account)
+        : undefined;
+      const kind = cert.kind();
+      const registers = [
+        CML.CertificateKind.StakeRegistration,
+        CML.CertificateKind.RegCert,
+        CML.CertificateKind.StakeRegDelegCert,
+        CML.CertificateKind.VoteRegDelegCert,
+        CML.CertificateKind.StakeVoteRegDelegCert,
+      ].includes(kind);
+      const unregisters = kind === CML.CertificateKind.StakeDeregistration ||
+        kind === CML.CertificateKind.UnregCert;
+      if (credential && state && registers) {
+        if (state.registered) {
+          return fail(
+            E.credentialAlreadyRegistered(credentialHash(credential), credentialOrigin(credential)),
+          );
+        }
+        const declared = certificateDeposit(cert);
+        if (declared !== undefined && declared !== p.keyDeposit) {
+          return fail(E.credentialDepositMismatch(declared, p.keyDeposit));
+        }
+        deposits += p.keyDeposit;
+        stakeRegistration.set(account!, true);
+      } else if (credential && state && !state.registered) {
+        return fail(E.unknownCredential(credentialHash(credential), credentialOrigin(credential)));
+      } else if (credential && state && unregisters) {
+        const declared = certificateDeposit(cert);
+        if (declared !== undefined && declared !== p.keyDeposit) {
+          return fail(E.credentialDepositMismatch(declared, p.keyDeposit));
+        }
+        const withdrawnNow = withdrawalAccounts.some((a) => a.to_address().to_hex() === account)
+          ? state.rewards
+          : 0n;
+        if (state.rewards - withdrawnNow > 0n) return fail(E.nonEmptyRewardAccount(state.rewards));
+        refunds += p.keyDeposit;
+        stakeRegistration.set(account!, false);
+      }
+      const pool = delegatedPool(cert);
+      if (pool && !(yield* view.poolKnown(pool)) && !poolsRegistered.includes(pool)) {
+        return fail(E.unknownStakePool(CML.Ed25519KeyHash.from_hex(pool).to_bech32("pool")));
+      }
+      const registration = cert.as_pool_registration()?.pool_params();
+      if (registration) {
+        const operator = registration.operator().to_hex();
+        if (!(yield* view.poolKnown(operator))) deposits += p.poolDeposit;
+        poolsRegistered.push(operator);
+      }
+      const drepDeposit = cert.as_reg_drep_cert()?.deposit();
+      if (drepDeposit !== undefined) deposits += drepDeposit;
+      const drepRefund = cert.as_unreg_drep_cert()?.deposit();
+      if (drepRefund !== undefined) refunds += drepRefund;
+      if (
+        [
+          CML.CertificateKind.AuthCommitteeHotCert,
+          CML.CertificateKind.ResignCommitteeColdCert,
+        ].includes(kind)
+      ) return fail(E.unrecognizedCertificateType());
+    }
+    for (const proposal of listOf(body.proposal_procedures())) deposits += proposal.deposit();
+    const withdrawn: Array<string> = [];
+    const incomplete: Record<string, bigint> = {};
+    for (const account of withdrawalAccounts) {
+      const amount = withdrawals!.get(account)!;
+      const key = account.to_address().to_hex();
+      const state = yield* view.stakeAccount(key);
+      if (!state.registered || state.rewards !== amount) {
+        incomplete[account.to_address().to_bech32()] = amount;
+      }
+      withdrawn.push(key);
+    }
+    if (Object.keys(incomplete).length > 0) return fail(E.incompleteWithdrawals(incomplete));
+
+    // value conservation (ValueNotConserved / InsufficientFunds)
+    const consumed = emptyBalance();
+    for (const i of inputs) addCmlValue(consumed, spent(i).amount());
+    for (const account of withdrawalAccounts) consumed.lovelace += withdrawals!.get(account)!;
+    consumed.lovelace += refunds;
+    const produced = emptyBalance();
+    for (const o of outputs) addCmlValue(produced, o.amount());
+    produced.lovelace += fee + deposits + (body.donation() ?? 0n);
+    addMint(consumed, produced, mint);
+    if (!sameBalance(consumed, produced)) {
+      return fail(E.valueNotConserved(
+        toOgmiosValue(consumed),
+        toOgmiosValue(produced),
+        consumed.lovelace < produced.lovelace,
+      ));
+    }
+
+    // every output pays for the space it takes (min-UTxO), and none is too large
+    const underfunded = [...outputs, ...(collateralReturn ? [collateralReturn] : [])]
+      .map((o) => ({ o, minimum: CML.min_ada_required(o, p.coinsPerUtxoByte) }))
+      .filter(({ o, minimum }) => o.amount().coin() < minimum);
+    if (underfunded.length > 0) {
+      return fail(E.insufficientlyFundedOutputs(
+        underfunded.map(({ o, minimum }) => ({ output: ogmiosOutput(o), minimumRequiredValue: minimum })),
+      ));
+    }
+    const tooLarge = outputs.filter((o) => o.amount().to_cbor_bytes().length > p.maxValueSize);
+    if (tooLarge.length > 0) return fail(E.valueTooLarge(tooLarge.map(ogmiosOutput)));
+
+    // collateral, when Plutus scripts run
+    const runsPlutus = redeemers.length > 0;
+    if (runsPlutus) {
+      if (collateral.length === 0) return fail(E.missingCollateralInputs());
+      if (collateral.length > p.maxCollateralInputs) {
+        return fail(E.tooManyCollateralInputs(p.maxCollateralInputs, collateral.length));
+      }
+      const locked = collateral.filter((c) => spent(c).address().payment_cred()?.as_script() !== undefined);
+      if (locked.length > 0) return fail(E.collateralLockedByScript(locked.map(inputRef)));
+      const net = emptyBalance();
+      for (const c of collateral) addCmlValue(net, spent(c).amount());
+      if (collateralReturn) addCmlValue(net, collateralReturn.amount(), -1n);
+      const required = (fee * p.collateralPercent + 99n) / 100n;
+      if (net.lovelace < required) return fail(E.insufficientCollateral(net.lovelace, required));
+      if (net.assets.size > 0) return fail(E.nonAdaCollateral(toOgmiosValue(net)));
+      const declared = body.total_collateral();
+      if (declared !== undefined && declared !== net.lovelace) {
+        return fail(E.totalCollateralMismatch(declared, net.lovelace));
+      }
+      const mem = redeemers.reduce((s, r) => s + r.mem, 0n);
+      const steps = redeemers.reduce((s, r) => s + r.steps, 0n);
+      if (mem > p.maxTxExMem || steps > p.maxTxExSteps) {
+        return fail(E.executionUnitsTooLarge(
+          { memory: mem, cpu: steps },
+          { memory: p.maxTxExMem, cpu: p.maxTxExSteps },
+        ));
+      }
+    }
+
+    return Either.right({
+      ...decoded,
+      size,
+      resolved,
+      fee,
+      deposit: deposits - refunds,
+      runsPlutus,
+      stakeRegistration,
+      withdrawn,
+      poolsRegistered,
+    });
+  });
+
+/** The stake credential a certificate concerns (registration, deregistration, delegation of any kind). */
+export const certificateCredential = (cert: CML.Certificate): CML.Credential | undefined =>
+  (cert.as_stake_registration() ?? cert.as_stake_deregistration() ?? cert.as_stake_delegation() ??
+    cert.as_reg_cert() ?? cert.as_unreg_cert() ?? cert.as_vote_deleg_cert() ??
+    cert.as_stake_vote_deleg_cert() ??
+    cert.as_stake_reg_deleg_cert() ?? cert.as_vote_reg_deleg_cert() ?? cert.as_stake_vote_reg_deleg_cert())
+    ?.stake_credential();
+
+const certificateDeposit = (cert: CML.Certificate): bigint | undefined =>
+  (cert.as_reg_cert() ?? cert.as_unreg_cert() ?? cert.as_stake_reg_deleg_cert() ??
+    cert.as_vote_reg_deleg_cert() ??
+    cert.as_stake_vote_reg_deleg_cert())?.deposit();
+
+/** The pool a certificate delegates to, if any (key hash hex). */
+export const delegatedPool = (cert: CML.Certificate): string | undefined =>
+  (cert.as_stake_delegation() ?? cert.as_stake_vote_deleg_cert() ?? cert.as_stake_reg_deleg_cert() ??
+    cert.as_stake_vote_reg_deleg_cert())?.pool().to_hex();

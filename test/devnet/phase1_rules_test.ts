@@ -1,0 +1,277 @@
+/**
+ * Phase-1 validation through the devnet's submitTransaction: a real payment built and signed with CML is
+ * accepted, and every rejection rule answers Ogmios' error object for a deliberately broken transaction,
+ * leaving the UTxO set and the mempool as they were.
+ */
+import assert from "node:assert/strict";
+import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
+import { Effect, Either, TestClock, TestContext } from "effect";
+import type { LedgerRejection, OgmiosError } from "@src/devnet/errors.ts";
+import { assertMatchesOgmiosSchema } from "../support/ogmios_schema.ts";
+import { buildTx, type DevnetFixture, openDevnet, payTo, submit, walletUtxos } from "../support/devnet_tx.ts";
+
+const ada = 1_000_000n;
+
+/** Ogmios errors carry bigints (exact JSON numbers); ajv checks plain JSON. */
+const plainJson = (value: unknown): unknown =>
+  JSON.parse(JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? Number(v) : v)));
+
+const snapshot = async (f: DevnetFixture) => ({
+  utxos: (await Promise.all(f.keys.map((k) => walletUtxos(f, k.address))))
+    .flat().map((u) => `${u.input.transaction_id().to_hex()}#${u.input.index()}`).sort(),
+  mempool: [...f.devnet.mempool()],
+});
+
+const expectRejection = async (
+  f: DevnetFixture,
+  tx: CML.Transaction | string,
+  code: number,
+): Promise<OgmiosError> => {
+  const before = await snapshot(f);
+  const result = typeof tx === "string"
+    ? await Effect.runPromise(Effect.either(f.devnet.submit(tx)))
+    : await submit(f, tx);
+  assert.ok(Either.isLeft(result), `expected error ${code}, the transaction was accepted`);
+  const error = (result.left as LedgerRejection).error;
+  assert.equal(error.code, code, `expected ${code}, got ${JSON.stringify(plainJson(error))}`);
+  await assertMatchesOgmiosSchema(
+    "ogmios.json#/properties/SubmitTransactionResponse",
+    plainJson({ jsonrpc: "2.0", method: "submitTransaction", error, id: null }),
+  );
+  assert.deepEqual(await snapshot(f), before, "the UTxO set and mempool are unchanged");
+  return error;
+};
+
+Deno.test("devnet phase-1 rules", async (t) => {
+  const f = await openDevnet("devnet_phase1");
+  const [alice, bob] = [f.keys[0]!, f.keys[1]!];
+  try {
+    const aliceUtxos = await walletUtxos(f, alice.address);
+    const big = aliceUtxos[0]!;
+    const payment = (overrides: Partial<Parameters<typeof buildTx>[1]> = {}) =>
+      buildTx(f.params, {
+        inputs: [big],
+        outputs: [payTo(bob.address, 25n * ada)],
+        signers: [alice.privateKey],
+        ...overrides,
+      });
+
+    await t.step("the funding block gave every wallet its outputs", () => {
+      assert.equal(aliceUtxos.length, 4);
+      assert.equal(big.output.amount().coin(), 10_000n * ada);
+    });
+
+    await t.step("undecodable CBOR is -32602 with a message per era", async () => {
+      const error = await expectRejection(f, "deadbeef", -32602);
+      assert.deepEqual(Object.keys(error.data as object).sort(), [
+        "allegra",
+        "alonzo",
+        "babbage",
+        "conway",
+        "mary",
+        "shelley",
+      ]);
+      await expectRejection(f, "not hex at all", -32602);
+    });
+
+    await t.step("an unknown input is 3117 (InputsExhausted)", async () => {
+      const ghost = {
+        input: CML.TransactionInput.new(CML.TransactionHash.from_hex("ab".repeat(32)), 0n),
+        output: big.output,
+      };
+      const error = await expectRejection(f, payment({ inputs: [ghost] }), 3117);
+      assert.match(error.message, /^InputsExhausted/);
+      assert.deepEqual(error.data, {
+        unknownOutputReferences: [{ transaction: { id: "ab".repeat(32) }, index: 0 }],
+      });
+    });
+
+    await t.step("value not conserved is 3123 (ValueNotConserved, InsufficientFunds)", async () => {
+      const tx = payment({ outputs: [payTo(bob.address, 20_000n * ada)] });
+      const error = await expectRejection(f, tx, 3123);
+      assert.match(error.message, /^ValueNotConserved \(InsufficientFunds\)/);
+      const unbalanced = payment({ fee: 400_000n });
+      // the builder's change assumes the given fee, so break the balance with more change than allowed
+      const body = unbalanced.body();
+      const outputs = CML.TransactionOutputList.new();
+      outputs.add(payTo(bob.address, 25n * ada));
+      outputs.add(payTo(alice.address, 9_975n * ada));
+      const raw = CML.TransactionBody.new(body.inputs(), outputs, 400_000n);
+      const set = CML.TransactionWitnessSet.new();
+      const vkeys = CML.VkeywitnessList.new();
+      vkeys.add(CML.make_vkey_witness(CML.hash_transaction(raw), alice.privateKey));
+      set.set_vkeywitnesses(vkeys);
+      await expectRejection(f, CML.Transaction.new(raw, set, true), 3123);
+    });
+
+    await t.step("a fee under the minimum is 3122 (FeeTooSmall)", async () => {
+      const error = await expectRejection(f, payment({ fee: 100_000n }), 3122);
+      assert.match(error.message, /^FeeTooSmall/);
+      const data = error.data as { minimumRequiredFee: { ada: { lovelace: bigint } } };
+      assert.ok(data.minimumRequiredFee.ada.lovelace > 150_000n);
+    });
+
+    await t.step("an expired transaction is 3118 (TxExpired)", async () => {
+      const error = await expectRejection(f, payment({ body: (b) => b.set_ttl(1000n) }), 3118);
+      assert.match(error.message, /^TxExpired/);
+      assert.deepEqual((error.data as { validityInterval: unknown }).validityInterval, {
+        invalidAfter: 1000,
+      });
+      await expectRejection(f, payment({ body: (b) => b.set_validity_interval_start(10n ** 12n) }), 3118);
+    });
+
+    await t.step("a missing signature is 3101", async () => {
+      const error = await expectRejection(f, payment({ signers: [] }), 3101);
+      assert.deepEqual(error.data, { missingSignatories: [alice.keyHash] });
+      await expectRejection(f, payment({ signers: [bob.privateKey] }), 3101);
+    });
+
+    await t.step("a signature that does not verify is 3100 (real ed25519)", async () => {
+      const forged = payment({
+        signers: [],
+        witnesses: (set) => {
+          const vkeys = CML.VkeywitnessList.new();
+          const other = CML.hash_transaction(payment({ fee: 300_000n }).body());
+          vkeys.add(CML.make_vkey_witness(other, alice.privateKey));
+          set.set_vkeywitnesses(vkeys);
+        },
+      });
+      const error = await expectRejection(f, forged, 3100);
+      assert.equal((error.data as { invalidSignatories: Array<string> }).invalidSignatories.length, 1);
+    });
+
+    await t.step("an output under the minimum ADA is 3125", async () => {
+      const error = await expectRejection(f, payment({ outputs: [payTo(bob.address, 500_000n)] }), 3125);
+      const [entry] =
+        (error.data as { insufficientlyFundedOutputs: Array<{ minimumRequiredValue: unknown }> })
+          .insufficientlyFundedOutputs;
+      // (160 + 37 bytes of an enterprise ADA-only output) × coinsPerUtxoByte 4,310
+      assert.deepEqual(entry!.minimumRequiredValue, { ada: { lovelace: 849_070n } });
+    });
+
+    await t.step("a transaction over the maximum size is 3119", async () => {
+      const metadata = CML.Metadata.new();
+      const chunks = CML.MetadatumList.new();
+      for (let i = 0; i < 300; i++) {
+        chunks.add(CML.TransactionMetadatum.new_bytes(new Uint8Array(64).fill(i % 256)));
+      }
+      metadata.set(674n, CML.TransactionMetadatum.new_list(chunks));
+      const error = await expectRejection(
+        f,
+        payment({ auxiliary: CML.AuxiliaryData.new_shelley(metadata) }),
+        3119,
+      );
+      assert.deepEqual((error.data as { maximumTransactionSize: unknown }).maximumTransactionSize, {
+        bytes: 16384,
+      });
+    });
+
+    await t.step("an output to another network's address is 3124", async () => {
+      const testnet = CML.EnterpriseAddress.new(
+        0,
+        CML.Credential.new_pub_key(CML.Ed25519KeyHash.from_hex(bob.keyHash)),
+      )
+        .to_address();
+      const error = await expectRejection(f, payment({ outputs: [payTo(testnet, 5n * ada)] }), 3124);
+      assert.equal((error.data as { expectedNetwork: string }).expectedNetwork, "mainnet");
+    });
+
+    await t.step("a valid payment is accepted, and a second spend of its input is 3117", async () => {
+      const tx = payment();
+      const result = await submit(f, tx);
+      assert.ok(
+        Either.isRight(result),
+        JSON.stringify(Either.isLeft(result) ? plainJson(result.left) : null),
+      );
+      const id = CML.hash_transaction(tx.body()).to_hex();
+      assert.deepEqual(result.right, { transaction: { id } });
+      assert.deepEqual(f.devnet.mempool(), [id]);
+      const doubleSpend = payment({ outputs: [payTo(bob.address, 30n * ada)] });
+      await expectRejection(f, doubleSpend, 3117);
+    });
+
+    await t.step("a transaction may spend a pending transaction's output", async () => {
+      const [pendingId] = f.devnet.mempool();
+      const change = {
+        input: CML.TransactionInput.new(CML.TransactionHash.from_hex(pendingId!), 1n),
+        output: payTo(alice.address, 10_000n * ada - 25n * ada - payment().body().fee()),
+      };
+      const chained = buildTx(f.params, {
+        inputs: [change],
+        outputs: [payTo(bob.address, 7n * ada)],
+        signers: [alice.privateKey],
+      });
+      const result = await submit(f, chained);
+      assert.ok(
+        Either.isRight(result),
+        JSON.stringify(Either.isLeft(result) ? plainJson(result.left) : null),
+      );
+      assert.equal(f.devnet.mempool().length, 2);
+    });
+
+    await t.step("the next block holds both, and the chain's UTxO set follows", async () => {
+      const pending = [...f.devnet.mempool()];
+      const block = await Effect.runPromise(f.devnet.produceBlock);
+      assert.deepEqual(block.txIds, pending);
+      assert.deepEqual(f.devnet.mempool(), []);
+      const rows = await Effect.runPromise(
+        f.chain.sql<{ hash: string; blockNo: number }>`
+          select encode(t.hash, 'hex') as hash, b.block_no as "blockNo" from tx t join block b on b.id = t.block_id
+          where t.hash in (${CML.TransactionHash.from_hex(pending[0]!).to_raw_bytes()},
+                           ${CML.TransactionHash.from_hex(pending[1]!).to_raw_bytes()})
+          order by t.block_index`,
+      );
+      assert.deepEqual(rows.map((r) => r.hash), pending);
+      assert.equal(rows[0]!.blockNo, block.blockNo);
+      const bobUtxos = await walletUtxos(f, bob.address);
+      assert.ok(bobUtxos.some((u) => u.output.amount().coin() === 25n * ada));
+      assert.ok(bobUtxos.some((u) => u.output.amount().coin() === 7n * ada));
+      assert.ok(
+        !(await walletUtxos(f, alice.address)).some((u) =>
+          u.input.transaction_id().to_hex() === big.input.transaction_id().to_hex() &&
+          u.input.index() === big.input.index()
+        ),
+      );
+    });
+    await t.step(
+      "a pending transaction that expires before the next block is dropped, with its dependents",
+      async () => {
+        const [bobUtxo] = await walletUtxos(f, bob.address);
+        const slotNow = Math.floor((Date.now() - Date.parse("2026-08-01T00:00:00Z")) / 1000);
+        const expiring = buildTx(f.params, {
+          inputs: [bobUtxo!],
+          outputs: [payTo(alice.address, 4n * ada)],
+          signers: [bob.privateKey],
+          body: (b) => b.set_ttl(BigInt(slotNow + 60)),
+        });
+        assert.ok(Either.isRight(await submit(f, expiring)));
+        const expiringId = CML.hash_transaction(expiring.body()).to_hex();
+        const dependent = buildTx(f.params, {
+          inputs: [{
+            input: CML.TransactionInput.new(CML.TransactionHash.from_hex(expiringId), 0n),
+            output: payTo(alice.address, 4n * ada),
+          }],
+          outputs: [payTo(bob.address, 2n * ada)],
+          signers: [alice.privateKey],
+        });
+        assert.ok(Either.isRight(await submit(f, dependent)));
+        assert.equal(f.devnet.mempool().length, 2);
+        // the next block is made two minutes later (TestClock), past the first one's time to live
+        const block = await Effect.runPromise(
+          Effect.gen(function* () {
+            yield* TestClock.setTime(Date.now() + 120_000);
+            return yield* f.devnet.produceBlock;
+          }).pipe(Effect.provide(TestContext.TestContext)),
+        );
+        assert.deepEqual(block.txIds, []);
+        assert.deepEqual(f.devnet.mempool(), []);
+        const still = await walletUtxos(f, bob.address);
+        assert.ok(
+          still.some((u) => u.input.transaction_id().to_hex() === bobUtxo!.input.transaction_id().to_hex()),
+        );
+      },
+    );
+  } finally {
+    await f.close();
+  }
+});
