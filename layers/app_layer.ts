@@ -11,6 +11,8 @@ import { RelayProbeTcp } from "./relay_probe.ts";
 import { AppConfig, type AppConfigShape } from "./config.ts";
 import { ChainDatabasesLive } from "./chain_db.ts";
 import { ChainClockLive } from "./chain_clock.ts";
+import { ChainTipsLive } from "./chain_tips.ts";
+import { NodeClientsLive } from "./node_client.ts";
 import { KeyStoreLive } from "./key_store.ts";
 import { RateLimiterMemory, RateLimiterRedis } from "./rate_limiter.ts";
 import { ServiceDatabaseLive } from "./service_db.ts";
@@ -32,6 +34,8 @@ export const makeAppLayer = (config: AppConfigShape) => {
     configLayer,
     chains,
     ChainClockLive.pipe(Layer.provide(chains)),
+    ChainTipsLive.pipe(Layer.provide(chains)),
+    NodeClientsLive.pipe(Layer.provide(Layer.mergeAll(configLayer, chains, CacheMemory))),
     serviceDb,
     access,
     CacheMemory,

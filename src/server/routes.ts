@@ -11,6 +11,8 @@ import type { RelayProbe } from "@layers/relay_probe.ts";
 import { poolStatus } from "@src/programs/pool_status.ts";
 import * as explorer from "@src/programs/explorer.ts";
 import type { ChainDatabases } from "@layers/chain_db.ts";
+import type { ChainTips } from "@layers/chain_tips.ts";
+import type { NodeClients } from "@layers/node_client.ts";
 import type { Spend } from "@layers/rate_limiter.ts";
 import type { Family } from "@layers/usage.ts";
 import type { Network } from "@schemas/network.ts";
@@ -26,7 +28,15 @@ import { ogmiosHttp } from "./ogmios_http.ts";
 import { ogmiosWebSocket } from "./ogmios_ws.ts";
 import { json, restError } from "./responses.ts";
 
-export type AppServices = ChainDatabases | Access | AppConfig | Cache | PriceFeed | RelayProbe;
+export type AppServices =
+  | ChainDatabases
+  | Access
+  | AppConfig
+  | Cache
+  | PriceFeed
+  | RelayProbe
+  | ChainTips
+  | NodeClients;
 export type Program = Effect.Effect<Response, never, AppServices>;
 
 export interface RouteContext {
@@ -56,7 +66,12 @@ const noStore = { "cache-control": "no-store" };
 const ogmios = { family: "ogmios", spend: "request" } as const;
 
 const ogmiosRoutes = (network: Network, base: string): Array<Route> => [
-  { method: "POST", path: base, access: ogmios, run: (ctx) => ogmiosHttp(ctx.request, network) },
+  {
+    method: "POST",
+    path: base,
+    access: ogmios,
+    run: (ctx) => ogmiosHttp(ctx.request, network, ctx.access, ctx.secret),
+  },
   {
     method: "GET",
     path: base,
