@@ -271,7 +271,7 @@ Deno.test({
             });
           const newest = await f.query<{ id: string; hash: string }>(
             "mainnet",
-            `select id::text, encode(hash, 'hex') as hash from block order by id desc limit 4`,
+            `select b.id::text, encode(b.hash, 'hex') as hash from block b order by b.id desc limit 4`,
           );
           await client.resume([{ slot: Number(tip.slot), id: tip.hash }], 10);
           await until(() => events.length === 1);
