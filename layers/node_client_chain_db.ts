@@ -4,7 +4,7 @@
  */
 import { Effect } from "effect";
 import type { Network } from "@schemas/network.ts";
-import { errors, type RpcError } from "@src/jsonrpc/frame.ts";
+import type { RpcError } from "@src/jsonrpc/frame.ts";
 import { ledgerQueries } from "@src/jsonrpc/ledger_queries.ts";
 import type { QueryServices } from "@src/jsonrpc/method.ts";
 import type { NodeClient } from "./node_client.ts";
@@ -22,9 +22,11 @@ export const chainDbNodeClient = (network: Network): Effect.Effect<NodeClient, n
     description: "the chain database (no Ogmios upstream)",
     query: (method, params) => {
       const program = Object.hasOwn(ledgerQueries, method) ? ledgerQueries[method] : undefined;
-      return program
-        ? Effect.provide(program(network, params), context)
-        : Effect.fail(errors.methodNotFound(method));
+      return program ? Effect.provide(program(network, params), context) : Effect.fail({
+        code: -32601,
+        message: `Method not available: ${method} cannot be answered from the chain database (db-sync does not ` +
+          `keep what it needs). Set ${upstreamVariable(network)} to relay it to an Ogmios.`,
+      });
     },
     evaluateTransaction: () => Effect.fail(noNode(network, "evaluated")),
     submitTransaction: () => Effect.fail(noNode(network, "submitted")),

@@ -8,7 +8,7 @@ import { NodeClients, type TransactionParams } from "@layers/node_client.ts";
 import type { Network } from "@schemas/network.ts";
 import { type ChainSyncSession, makeChainSync } from "./chain_sync.ts";
 import { errors, isReply, parseFrame, type Reply, type Request, type RpcError } from "./frame.ts";
-import { isLedgerQuery } from "./ledger_queries.ts";
+import { ogmiosQueries, statefulOgmiosMethods } from "./ledger_queries.ts";
 import type { MethodServices } from "./method.ts";
 
 /**
@@ -68,7 +68,14 @@ const program = (
       });
     }
   }
-  if (!isLedgerQuery(method)) return Effect.fail(errors.methodNotFound(method));
+  if (statefulOgmiosMethods.has(method)) {
+    return Effect.fail({
+      code: -32601,
+      message: `Method not available: ${method} needs per-connection node state, which this service does not ` +
+        "keep; query the current ledger state directly instead",
+    });
+  }
+  if (!ogmiosQueries.has(method)) return Effect.fail(errors.methodNotFound(method));
   return Effect.flatMap(NodeClients, (nodes) => nodes.get(network).query(method, params));
 };
 

@@ -30,4 +30,40 @@ export const ledgerQueries: Readonly<Record<string, MethodProgram>> = {
   "queryLedgerState/rewardAccountSummaries": rewardAccountSummaries,
 };
 
-export const isLedgerQuery = (method: string): boolean => Object.hasOwn(ledgerQueries, method);
+/** Every stateless query Ogmios v6.14 serves (ogmios.json): an upstream answers them all. */
+export const ogmiosQueries: ReadonlySet<string> = new Set([
+  ...[
+    "constitution",
+    "constitutionalCommittee",
+    "delegateRepresentatives",
+    "dump",
+    "epoch",
+    "eraStart",
+    "eraSummaries",
+    "governanceProposals",
+    "liveStakeDistribution",
+    "nonces",
+    "operationalCertificates",
+    "projectedRewards",
+    "protocolParameters",
+    "rewardAccountSummaries",
+    "rewardsProvenance",
+    "stakePools",
+    "stakePoolsPerformances",
+    "tip",
+    "treasuryAndReserves",
+    "utxo",
+  ].map((q) => `queryLedgerState/${q}`),
+  ...["blockHeight", "genesisConfiguration", "startTime", "tip"].map((q) => `queryNetwork/${q}`),
+]);
+
+/** Ogmios methods that hold per-connection node state (an acquired ledger state, the mempool): not served. */
+export const statefulOgmiosMethods: ReadonlySet<string> = new Set([
+  "acquireLedgerState",
+  "releaseLedgerState",
+  "acquireMempool",
+  "nextTransaction",
+  "hasTransaction",
+  "sizeOfMempool",
+  "releaseMempool",
+]);

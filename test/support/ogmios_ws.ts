@@ -44,7 +44,8 @@ export const connect = async (url: string): Promise<RawSocket> => {
       waiters.push(waiter);
     });
   return {
-    send: (frame) => socket.send(typeof frame === "string" ? frame : JSON.stringify(frame)),
+    send: (frame) =>
+      socket.send(typeof frame === "string" || frame instanceof Uint8Array ? frame : JSON.stringify(frame)),
     next: (ms) => nextText(ms).then((text) => JSON.parse(text)),
     nextExact: (ms) => nextText(ms).then(parseExact),
     quietFor: (ms) => nextText(ms).then(() => false, () => true),
