@@ -24,7 +24,8 @@ export const chainDbNodeClient = (network: Network): Effect.Effect<NodeClient, n
       const program = Object.hasOwn(ledgerQueries, method) ? ledgerQueries[method] : undefined;
       return program ? Effect.provide(program(network, params), context) : Effect.fail({
         code: -32601,
-        message: `Method not available: ${method} cannot be answered from the chain database (db-sync does not ` +
+        message:
+          `Method not available: ${method} cannot be answered from the chain database (db-sync does not ` +
           `keep what it needs). Set ${upstreamVariable(network)} to relay it to an Ogmios.`,
       });
     },

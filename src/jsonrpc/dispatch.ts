@@ -71,7 +71,8 @@ const program = (
   if (statefulOgmiosMethods.has(method)) {
     return Effect.fail({
       code: -32601,
-      message: `Method not available: ${method} needs per-connection node state, which this service does not ` +
+      message:
+        `Method not available: ${method} needs per-connection node state, which this service does not ` +
         "keep; query the current ledger state directly instead",
     });
   }
