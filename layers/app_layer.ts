@@ -22,6 +22,7 @@ export const makeAppLayer = (config: AppConfigShape) => {
   const configLayer = Layer.succeed(AppConfig, config);
   const chains = ChainDatabasesLive.pipe(Layer.provide(configLayer));
   const serviceDb = ServiceDatabaseLive.pipe(Layer.provide(configLayer));
+  const tips = ChainTipsLive.pipe(Layer.provide(chains));
   const limiter = Option.match(config.redisUrl, {
     onNone: () => RateLimiterMemory(config.limits),
     onSome: (url) => RateLimiterRedis(Redacted.value(url), config.limits),
@@ -34,8 +35,8 @@ export const makeAppLayer = (config: AppConfigShape) => {
     configLayer,
     chains,
     ChainClockLive.pipe(Layer.provide(chains)),
-    ChainTipsLive.pipe(Layer.provide(chains)),
-    NodeClientsLive.pipe(Layer.provide(Layer.mergeAll(configLayer, chains, CacheMemory))),
+    tips,
+    NodeClientsLive.pipe(Layer.provide(Layer.mergeAll(configLayer, chains, CacheMemory, tips))),
     serviceDb,
     access,
     CacheMemory,

@@ -8,12 +8,12 @@ import type { Network } from "@schemas/network.ts";
 import type { RpcError } from "./frame.ts";
 
 /** What a ledger query answered from db-sync needs. */
-export type QueryServices = ChainDatabases | Cache;
+export type QueryServices = ChainDatabases | Cache | ChainTips;
 
 export type MethodProgram = (
   network: Network,
   params: Readonly<Record<string, unknown>> | undefined,
 ) => Effect.Effect<unknown, RpcError, QueryServices>;
 
-/** What dispatching any request needs: the queries' services, the chain tips (chain sync) and the node clients. */
-export type MethodServices = QueryServices | ChainTips | NodeClients;
+/** What dispatching any request needs: the queries' services and the node clients. */
+export type MethodServices = QueryServices | NodeClients;

@@ -7,7 +7,7 @@
  * `submitTransaction` also spends the key's hourly submission budget. The key is re-checked per message, so a
  * revocation also ends an open connection.
  */
-import { Effect } from "effect";
+import { Deferred, Effect, Exit, FiberId } from "effect";
 import { AccessDenied, type AccessShape, type Grant } from "@layers/access.ts";
 import type { Network } from "@schemas/network.ts";
 import { makeChainSync } from "@src/jsonrpc/chain_sync.ts";
@@ -46,11 +46,10 @@ export const ogmiosWebSocket = (ctx: WebSocketContext): Response => {
   /** Chain-sync requests received and not yet answered (the client pipelines them). */
   let chainSyncWaiting = 0;
   let key = ctx.grant.key;
-  const closed = Effect.async<undefined>((resume) => {
-    const done = () => resume(Effect.succeed(undefined));
-    if (socket.readyState >= WebSocket.CLOSING) return done();
-    socket.addEventListener("close", done, { once: true });
-    return Effect.sync(() => socket.removeEventListener("close", done));
+  /** Completed when the connection closes: a nextBlock still waiting at the tip is then interrupted. */
+  const closed = Deferred.unsafeMake<undefined>(FiberId.none);
+  socket.addEventListener("close", () => Deferred.unsafeDone(closed, Exit.succeed(undefined)), {
+    once: true,
   });
 
   const send = (reply: Reply) => {
@@ -83,9 +82,10 @@ export const ogmiosWebSocket = (ctx: WebSocketContext): Response => {
     }
     if (decision) key = decision.key;
     if (isReply(parsed)) return send(parsed);
-    // a request still running when the connection closes (a nextBlock waiting at the tip) is interrupted
+    const program = runRequest(ctx.network, parsed, session, chainSyncWaiting);
+    // a nextBlock waiting at the tip when the connection closes is interrupted; the other requests end on their own
     const reply = await ctx.run(
-      Effect.raceFirst(runRequest(ctx.network, parsed, session, chainSyncWaiting), closed),
+      lane === "chainSync" ? Effect.raceFirst(program, Deferred.await(closed)) : program,
     );
     if (reply) send(reply);
   };
