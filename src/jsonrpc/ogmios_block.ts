@@ -17,7 +17,8 @@
  *   `inputs` and `outputs` are `[]`, `collaterals` are the consumed collateral inputs, `collateralReturn` the
  *   stored return output and `fee` the collateral taken.
  * - collateralReturn of a valid transaction: present when it holds only ada (db-sync keeps its tokens as text).
- * - network, scriptIntegrityHash, totalCollateral, proposals and votes: not kept or not yet mapped; omitted.
+ * - network, scriptIntegrityHash and totalCollateral are not kept, and proposals are not mapped yet: omitted.
+ *   Votes are listed (db-sync keeps them, minus the ones it marks invalid).
  * - Byron blocks: db-sync keeps no Byron header keys; they are written as 128 zeros, protocol id 0.
  */
 import { blake2b } from "@noble/hashes/blake2.js";
@@ -31,6 +32,7 @@ import type {
   OutputRow,
   PoolRegistrationRow,
   ReferenceRow,
+  VoteRow,
 } from "@src/queries/chain_blocks.ts";
 import { toOgmiosUtxo } from "./methods/utxo.ts";
 import { toStakePoolView } from "./methods/stake_pools.ts";
@@ -178,6 +180,23 @@ const toOutput = (row: OutputRow) => {
   return output;
 };
 
+const roles = {
+  ConstitutionalCommittee: "constitutionalCommittee",
+  DRep: "delegateRepresentative",
+  SPO: "stakePoolOperator",
+} as const;
+
+const toVote = (v: VoteRow) => ({
+  issuer: v.role === "SPO"
+    ? { role: roles.SPO, id: v.voter }
+    : { role: roles[v.role], id: v.voter, from: v.voterScript ? "script" : "verificationKey" },
+  ...(v.anchorUrl !== null && v.anchorHash !== null
+    ? { metadata: { url: v.anchorUrl, hash: v.anchorHash } }
+    : {}),
+  vote: v.vote.toLowerCase(),
+  proposal: { transaction: { id: v.proposalTx }, index: v.proposalIndex },
+});
+
 const nonEmpty = <K extends string, A>(key: K, list: ReadonlyArray<A>) =>
   list.length > 0 ? { [key]: list } as Record<K, ReadonlyArray<A>> : {};
 
@@ -195,6 +214,7 @@ export const toOgmiosBlocks = (batch: ChainBatch): Array<unknown> => {
   const metadataOf = byTx(batch.metadata);
   const signersOf = byTx(batch.signers);
   const redeemersOf = byTx(batch.redeemers);
+  const votesOf = byTx(batch.votes);
   const pools = new Map(batch.pools.map((p) => [p.updateId, p]));
 
   const transaction = (t: ChainTxRow) => {
@@ -239,6 +259,7 @@ export const toOgmiosBlocks = (batch: ChainBatch): Array<unknown> => {
       },
       ...(Object.keys(mint).length > 0 ? { mint } : {}),
       ...nonEmpty("requiredExtraSignatories", signersOf(t.id).map((s) => s.hash)),
+      ...nonEmpty("votes", votesOf(t.id).map(toVote)),
       ...(donation > 0n ? { treasury: { donation: ada(donation) } } : {}),
       ...(labels.length > 0
         ? {

@@ -12,7 +12,8 @@
  *   certificates  stake_registration, stake_deregistration, delegation (idx_*_tx_id), delegation_vote,
  *                 drep_registration (idx_cds_*_tx_id), pool_update (idx_pool_update_registered_tx_id), pool_retire
  *                 (idx_pool_retire_announced_tx_id)
- *   the rest      withdrawal, ma_tx_mint, tx_metadata, extra_key_witness (idx_*_tx_id), redeemer (idx_cds_redeemer_tx_id)
+ *   the rest      withdrawal, ma_tx_mint, tx_metadata, extra_key_witness (idx_*_tx_id), redeemer (idx_cds_redeemer_tx_id),
+ *                 voting_procedure (idx_cds_voting_procedure_tx_id) -> gov_action_proposal, voters by primary key
  * db-sync inserts blocks and their transactions in chain order, so block ids and transaction ids both grow along
  * the chain: the transactions of a run of consecutive blocks are exactly the ids between its first and last.
  */
@@ -135,6 +136,19 @@ export interface RedeemerRow {
   readonly data: string;
 }
 
+export interface VoteRow {
+  readonly txId: string;
+  readonly role: "ConstitutionalCommittee" | "DRep" | "SPO";
+  /** The voter's credential hash (hex) for committee members and DReps; the pool id (bech32) for pools. */
+  readonly voter: string;
+  readonly voterScript: boolean | null;
+  readonly vote: "Yes" | "No" | "Abstain";
+  readonly proposalTx: string;
+  readonly proposalIndex: number;
+  readonly anchorUrl: string | null;
+  readonly anchorHash: string | null;
+}
+
 export interface ChainBatch {
   readonly blocks: ReadonlyArray<ChainBlockRow>;
   readonly transactions: ReadonlyArray<ChainTxRow>;
@@ -150,6 +164,7 @@ export interface ChainBatch {
   readonly metadata: ReadonlyArray<MetadataRow>;
   readonly signers: ReadonlyArray<SignerRow>;
   readonly redeemers: ReadonlyArray<RedeemerRow>;
+  readonly votes: ReadonlyArray<VoteRow>;
 }
 
 /** Up to `limit` blocks after block id `afterId` (0 = from the start), in chain order. */
@@ -301,6 +316,24 @@ const redeemers = (sql: SqlClient, lo: string, hi: string) =>
     from redeemer r join redeemer_data d on d.id = r.redeemer_data_id
     where r.tx_id between ${lo} and ${hi} order by r.id`;
 
+/** Votes cast (voting_procedure by idx_cds_voting_procedure_tx_id), each with the proposal it is about. */
+const votes = (sql: SqlClient, lo: string, hi: string) =>
+  sql<VoteRow>`
+    select v.tx_id::text as "txId", v.voter_role::text as role,
+           coalesce(encode(c.raw, 'hex'), encode(d.raw, 'hex'), p.view) as voter,
+           coalesce(c.has_script, d.has_script) as "voterScript", v.vote::text as vote,
+           encode(pt.hash, 'hex') as "proposalTx", g.index::int as "proposalIndex",
+           a.url as "anchorUrl", encode(a.data_hash, 'hex') as "anchorHash"
+    from voting_procedure v
+    join gov_action_proposal g on g.id = v.gov_action_proposal_id
+    join tx pt on pt.id = g.tx_id
+    left join committee_hash c on c.id = v.committee_voter
+    left join drep_hash d on d.id = v.drep_voter
+    left join pool_hash p on p.id = v.pool_voter
+    left join voting_anchor a on a.id = v.voting_anchor_id
+    where v.tx_id between ${lo} and ${hi} and v.invalid is null
+    order by v.id`;
+
 const none = <A>() => Effect.succeed<ReadonlyArray<A>>([]);
 
 /**
@@ -331,6 +364,7 @@ export const chainBatch = (
       metadata: [],
       signers: [],
       redeemers: [],
+      votes: [],
     };
     if (blocks.length === 0) return empty;
     const txs = yield* transactions(sql, blocks[0]!.id, blocks[blocks.length - 1]!.id);
@@ -349,6 +383,7 @@ export const chainBatch = (
       metadata: metadata(sql, lo, hi),
       signers: signers(sql, lo, hi),
       redeemers: redeemers(sql, lo, hi),
+      votes: votes(sql, lo, hi),
     }, { concurrency: "unbounded" });
     const poolIds = parts.certificates.filter((c) => c.kind === "poolRegistration").map((c) => c.pool!);
     const pools = poolIds.length > 0

@@ -120,6 +120,7 @@ Deno.test({
               outSum: string;
               valid: boolean;
               labels: number;
+              votes: number;
               certs: number;
             }
           >(
@@ -127,6 +128,7 @@ Deno.test({
             `select encode(b.hash, 'hex') as block, encode(t.hash, 'hex') as hash, t.fee::text as fee,
                   t.out_sum::text as "outSum", t.valid_contract as valid,
                   (select count(*)::int from tx_metadata m where m.tx_id = t.id) as labels,
+                  (select count(*)::int from voting_procedure v where v.tx_id = t.id) as votes,
                   (select count(distinct cert_index)::int from (
                      select cert_index from stake_registration where tx_id = t.id
                      union all select cert_index from stake_deregistration where tx_id = t.id
@@ -146,6 +148,7 @@ Deno.test({
           let height = -1;
           let sent = 100;
           let transactions = 0;
+          let votes = 0;
           while (height < tip.height) {
             const reply = await c!.nextExact();
             const block = reply.result.block;
@@ -169,6 +172,8 @@ Deno.test({
                 assert.equal(sum, BigInt(row.outSum), `outputs of ${tx.id}`);
               }
               assert.equal(Object.keys(tx.metadata?.labels ?? {}).length, row.labels);
+              assert.equal((tx.votes ?? []).length, row.votes, `votes of ${tx.id}`);
+              votes += row.votes;
               assert.ok((tx.certificates ?? []).length >= row.certs, `certificates of ${tx.id}`);
             }
             transactions += block.transactions.length;
@@ -178,6 +183,7 @@ Deno.test({
             }
           }
           assert.equal(transactions, txs.length);
+          assert.ok(votes > 0, "the demo chain's votes were seen");
           // the replies still pending are at the tip: none arrives, and queries on the socket go on meanwhile
           c!.send(request("queryNetwork/tip", undefined, "q"));
           const q = await c!.next();
