@@ -3,7 +3,7 @@
  * (shared/notes/ogmios.md §3). The cursor starts at the origin; `findIntersection` moves it to the first point
  * given that is on the chain, and the next `nextBlock` then answers `backward` to that point, as Ogmios does.
  * Forward steps read blocks in batches (as many as the client has pipelined, up to 100) and serve them one per
- * request. At the tip a `nextBlock` waits for ChainTips to report a change.
+ * request, reading the next batch meanwhile. At the tip a `nextBlock` waits for ChainTips to report a change.
  *
  * Rollbacks: db-sync deletes the rolled-back blocks (every block id above some id) and inserts the new chain with
  * higher ids. Before reading further, the session checks that its cursor block still exists; if not, the newest
@@ -11,7 +11,7 @@
  * the cursor were on the client's chain), and the client gets `backward` to it. A batch is used only if its last
  * block still exists after all its statements ran, so no statement saw a half-deleted block.
  */
-import { Effect } from "effect";
+import { Effect, Fiber } from "effect";
 import { ChainDatabases } from "@layers/chain_db.ts";
 import { ChainTips } from "@layers/chain_tips.ts";
 import type { Network } from "@schemas/network.ts";
@@ -46,6 +46,12 @@ type Cursor = PointRow | undefined;
 interface Prefetched {
   readonly point: PointRow;
   readonly block: unknown;
+}
+
+interface Fetched {
+  readonly blocks: ReadonlyArray<Prefetched>;
+  readonly tip: PointRow | undefined;
+  readonly alive: boolean;
 }
 
 const database = (e: { message: string }) => errors.internal(`chain database: ${e.message}`);
@@ -90,6 +96,8 @@ export const makeChainSync = (network: Network): ChainSyncSession => {
   let rollBackTo: { point: Point } | undefined = undefined;
   let buffer: Array<Prefetched> = [];
   let batchTip: PointRow | undefined = undefined;
+  /** The batch after the buffered blocks, being read while they are served. */
+  let readAhead: Fiber.RuntimeFiber<Fetched, RpcError> | undefined = undefined;
 
   const services = Effect.all([ChainDatabases, ChainTips]).pipe(
     Effect.map(([dbs, tips]) => ({ db: dbs.get(network), watch: tips.get(network) })),
@@ -117,6 +125,8 @@ export const makeChainSync = (network: Network): ChainSyncSession => {
         if (p !== "origin" && !row) continue;
         cursor = row;
         buffer = [];
+        if (readAhead) yield* Fiber.interrupt(readAhead);
+        readAhead = undefined;
         rollBackTo = { point: p };
         return { intersection: p, tip: tipOf(tip) };
       }
@@ -130,6 +140,28 @@ export const makeChainSync = (network: Network): ChainSyncSession => {
   /** The tip to report with a block: the newest known, never one below the block itself. */
   const tipWith = (block: PointRow, known: PointRow | undefined) =>
     tipOf(known && BigInt(known.id) >= BigInt(block.id) ? known : batchTip);
+
+  /**
+   * The blocks after block id `after` (up to `size`), built, with the tip read after them; `alive` is false when
+   * db-sync rolled the last of them back meanwhile (then the batch is not used).
+   */
+  const fetchAfter = (after: string, size: number) =>
+    Effect.gen(function* () {
+      const { db } = yield* services;
+      const batch = yield* Effect.mapError(
+        chainBatch(db.sql, after, size, db.dbSync.spentTracking),
+        database,
+      );
+      const last = batch.blocks[batch.blocks.length - 1];
+      const tip = yield* freshTip;
+      const alive = !last || (yield* Effect.mapError(blockExists(db.sql, last.id, last.hash), database));
+      const blocks = alive ? toOgmiosBlocks(batch) : [];
+      const prefetched = batch.blocks.map((b, i): Prefetched => ({
+        point: { id: b.id, hash: b.hash, slot: b.slot, height: b.height },
+        block: blocks[i],
+      }));
+      return { blocks: prefetched, tip, alive };
+    });
 
   const nextBlock: ChainSyncSession["nextBlock"] = (inFlight) =>
     Effect.gen(function* () {
@@ -145,29 +177,26 @@ export const makeChainSync = (network: Network): ChainSyncSession => {
           cursor = next.point;
           return { direction: "forward", block: next.block, tip: tipWith(next.point, watch.current()) };
         }
+        const ahead = readAhead;
+        readAhead = undefined;
         if (cursor && !(yield* Effect.mapError(blockExists(db.sql, cursor.id, cursor.hash), database))) {
+          if (ahead) yield* Fiber.interrupt(ahead);
           cursor = yield* Effect.mapError(blockBefore(db.sql, cursor.id), database);
           return { direction: "backward", point: pointOf(cursor), tip: tipOf(yield* freshTip) };
         }
         const size = Math.min(maxBatch, Math.max(1, inFlight));
-        const batch = yield* Effect.mapError(
-          chainBatch(db.sql, cursor?.id ?? "0", size, db.dbSync.spentTracking),
-          database,
-        );
-        const last = batch.blocks[batch.blocks.length - 1];
-        const tip = yield* freshTip;
+        const fetched = ahead ? yield* Fiber.join(ahead) : yield* fetchAfter(cursor?.id ?? "0", size);
+        if (!fetched.alive) continue;
+        const last = fetched.blocks[fetched.blocks.length - 1];
         if (!last) {
           // at the tip: wait for the next block (or a rollback), then look again
-          yield* watch.changedFrom(tip?.hash);
+          yield* watch.changedFrom(fetched.tip?.hash);
           continue;
         }
-        if (!(yield* Effect.mapError(blockExists(db.sql, last.id, last.hash), database))) continue;
-        batchTip = tip;
-        const blocks = toOgmiosBlocks(batch);
-        buffer = batch.blocks.map((b, i) => ({
-          point: { id: b.id, hash: b.hash, slot: b.slot, height: b.height },
-          block: blocks[i],
-        }));
+        batchTip = fetched.tip;
+        buffer = [...fetched.blocks];
+        // read the next batch while this one is served (a daemon: it outlives this request)
+        readAhead = yield* Effect.forkDaemon(fetchAfter(last.point.id, size));
       }
     });
 

@@ -6,8 +6,8 @@
  *   transactions  tx by block_id range (idx_tx_block_id)
  *   inputs        tx_in by tx_in_id range (idx_tx_in_tx_in_id) -> tx primary key [enable], or tx_out by
  *                 consumed_by_tx_id range (idx_tx_out_consumed_by_tx_id) [consumed/prune/bootstrap]
- *   outputs       tx_out by tx_id range (idx_tx_out_tx_id); tokens (idx_ma_tx_out_tx_out_id), datum, script by
- *                 primary key
+ *   outputs       tx_out by tx_id range (idx_tx_out_tx_id), datum and script by primary key; then tokens by
+ *                 tx_out_id range (idx_ma_tx_out_tx_out_id)
  *   references    reference_tx_in / collateral_tx_in by tx_in_id (idx_cds_*_tx_in_id), collateral_tx_out by tx_id
  *   certificates  stake_registration, stake_deregistration, delegation (idx_*_tx_id), delegation_vote,
  *                 drep_registration (idx_cds_*_tx_id), pool_update (idx_pool_update_registered_tx_id), pool_retire
@@ -216,19 +216,49 @@ const collateralReturns = (sql: SqlClient, lo: string, hi: string) =>
            c.multi_assets_descr as "assetsText"
     from collateral_tx_out c where c.tx_id between ${lo} and ${hi}`;
 
+interface OutputWithId extends Omit<OutputRow, "assets"> {
+  readonly outputId: string;
+}
+
+interface TokenRow {
+  readonly outputId: string;
+  readonly policy: string;
+  readonly name: string;
+  readonly quantity: string;
+}
+
+/** The outputs, then their tokens in one index range: tx_out ids, like tx ids, follow the chain. */
 const outputs = (sql: SqlClient, lo: string, hi: string) =>
-  sql<OutputRow>`
-    select o.tx_id::text as "txId", '' as "txHash", o.index, o.address, o.value::text as value,
-           encode(o.data_hash, 'hex') as "dataHash", encode(d.bytes, 'hex') as "inlineDatum",
-           s.type::text as "scriptType", s.json as "scriptJson", encode(s.bytes, 'hex') as "scriptBytes",
-           (select json_agg(json_build_object('policy', encode(m.policy, 'hex'), 'name', encode(m.name, 'hex'),
-                   'quantity', mo.quantity::text) order by mo.id)
-            from ma_tx_out mo join multi_asset m on m.id = mo.ident where mo.tx_out_id = o.id) as assets
-    from tx_out o
-    left join datum d on d.id = o.inline_datum_id
-    left join script s on s.id = o.reference_script_id
-    where o.tx_id between ${lo} and ${hi}
-    order by o.tx_id, o.index`;
+  Effect.gen(function* () {
+    const rows = yield* sql<OutputWithId>`
+      select o.id::text as "outputId", o.tx_id::text as "txId", '' as "txHash", o.index, o.address,
+             o.value::text as value, encode(o.data_hash, 'hex') as "dataHash",
+             encode(d.bytes, 'hex') as "inlineDatum", s.type::text as "scriptType", s.json as "scriptJson",
+             encode(s.bytes, 'hex') as "scriptBytes"
+      from tx_out o
+      left join datum d on d.id = o.inline_datum_id
+      left join script s on s.id = o.reference_script_id
+      where o.tx_id between ${lo} and ${hi}
+      order by o.tx_id, o.index`;
+    if (rows.length === 0) return [];
+    const ids = rows.map((r) => BigInt(r.outputId));
+    const first = ids.reduce((a, b) => (b < a ? b : a)).toString();
+    const last = ids.reduce((a, b) => (b > a ? b : a)).toString();
+    const tokens = yield* sql<TokenRow>`
+      select mo.tx_out_id::text as "outputId", encode(m.policy, 'hex') as policy, encode(m.name, 'hex') as name,
+             mo.quantity::text as quantity
+      from ma_tx_out mo join multi_asset m on m.id = mo.ident
+      where mo.tx_out_id between ${first} and ${last}
+      order by mo.id`;
+    const byOutput = new Map<string, Array<{ policy: string; name: string; quantity: string }>>();
+    for (const t of tokens) {
+      const list = byOutput.get(t.outputId);
+      const token = { policy: t.policy, name: t.name, quantity: t.quantity };
+      if (list) list.push(token);
+      else byOutput.set(t.outputId, [token]);
+    }
+    return rows.map(({ outputId, ...r }): OutputRow => ({ ...r, assets: byOutput.get(outputId) ?? null }));
+  });
 
 const certificates = (sql: SqlClient, lo: string, hi: string) =>
   sql<CertificateRow>`
