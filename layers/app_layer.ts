@@ -12,6 +12,8 @@ import { RelayProbeTcp } from "./relay_probe.ts";
 import { AppConfig, type AppConfigShape } from "./config.ts";
 import { ChainDatabasesLive } from "./chain_db.ts";
 import { ChainClockLive } from "./chain_clock.ts";
+import { ChainTipsLive } from "./chain_tips.ts";
+import { NodeClientsLive } from "./node_client.ts";
 import { KeyStoreLive } from "./key_store.ts";
 import { RateLimiterMemory, RateLimiterRedis } from "./rate_limiter.ts";
 import { ServiceDatabaseLive } from "./service_db.ts";
@@ -21,6 +23,7 @@ export const makeAppLayer = (config: AppConfigShape) => {
   const configLayer = Layer.succeed(AppConfig, config);
   const chains = ChainDatabasesLive.pipe(Layer.provide(configLayer));
   const serviceDb = ServiceDatabaseLive.pipe(Layer.provide(configLayer));
+  const tips = ChainTipsLive.pipe(Layer.provide(chains));
   const limiter = Option.match(config.redisUrl, {
     onNone: () => RateLimiterMemory(config.limits),
     onSome: (url) => RateLimiterRedis(Redacted.value(url), config.limits),
@@ -34,6 +37,8 @@ export const makeAppLayer = (config: AppConfigShape) => {
     configLayer,
     chains,
     ChainClockLive.pipe(Layer.provide(chains)),
+    tips,
+    NodeClientsLive.pipe(Layer.provide(Layer.mergeAll(configLayer, chains, cache, tips))),
     serviceDb,
     access,
     cache,

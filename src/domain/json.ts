@@ -8,3 +8,13 @@ export const stringify = (value: unknown): string => {
   });
   return marks.length === 0 ? text : text.replace(/"\\u0000(\d+)\\u0000"/g, (_, i) => marks[Number(i)]!);
 };
+
+/** JSON.parse that keeps integers beyond 2^53 exact, as bigint (the reviver sees each number's source text). */
+export const parseExact = (text: string): unknown =>
+  JSON.parse(
+    text,
+    (_k, v, context?: { source?: string }) =>
+      typeof v === "number" && !Number.isSafeInteger(v) && /^-?\d+$/.test(context?.source ?? "")
+        ? BigInt(context!.source!)
+        : v,
+  );

@@ -3,7 +3,7 @@
  * `method` and the request's `id` verbatim (any JSON value; null when the request had none); malformed frames get
  * the standard codes with a message saying what is wrong. Integers beyond 2^53 are written as exact digits.
  */
-import { stringify } from "@src/domain/json.ts";
+import { parseExact, stringify } from "@src/domain/json.ts";
 
 export type JsonRpcId = unknown;
 
@@ -46,7 +46,7 @@ export const errors = {
 export const parseFrame = (text: string): Request | Reply => {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseExact(text);
   } catch (e) {
     return {
       method: undefined,

@@ -411,7 +411,7 @@ const depositFromBalance = (
 // CDDL) is [0, keyhash] / [1, scripts] / [2, scripts] / [3, n, scripts] / [4, invalid_before slot] /
 // [5, invalid_hereafter slot]: "after" = RequireTimeStart = invalid_before, "before" = invalid_hereafter.
 
-const cborHead = (major: number, value: number | bigint | string): Array<number> => {
+export const cborHead = (major: number, value: number | bigint | string): Array<number> => {
   const v = BigInt(value);
   const m = major << 5;
   if (v < 24n) return [m | Number(v)];

@@ -1,25 +1,28 @@
 /**
  * JSON-RPC over HTTP (`POST /v1/ogmios`, `/v1/preprod/ogmios`): one request per body, as Ogmios' own HTTP
- * endpoint: 200 with the reply, 400 when the reply is an error.
+ * endpoint: 200 with the reply, 400 when the reply is an error. A `submitTransaction` also spends the key's hourly
+ * submission budget (429 with a -32029 reply past it). Chain sync over HTTP starts a fresh session per request,
+ * as Ogmios does (so `nextBlock` always gives the first block).
  */
 import { Effect } from "effect";
+import type { AccessShape } from "@layers/access.ts";
 import type { MethodServices } from "@src/jsonrpc/method.ts";
 import type { Network } from "@schemas/network.ts";
-import { dispatch } from "@src/jsonrpc/dispatch.ts";
-import { encodeReply, errors } from "@src/jsonrpc/frame.ts";
+import { makeChainSync } from "@src/jsonrpc/chain_sync.ts";
+import { run } from "@src/jsonrpc/dispatch.ts";
+import { encodeReply, errors, isReply, parseFrame } from "@src/jsonrpc/frame.ts";
 
 /** Far above any real request (a 16 KiB transaction is 32 KiB of hex). */
 export const maxBodyBytes = 1 << 20;
 
-const reply = (text: string, failed: boolean) =>
-  new Response(text, {
-    status: failed ? 400 : 200,
-    headers: { "content-type": "application/json; charset=utf-8" },
-  });
+const reply = (text: string, status: number) =>
+  new Response(text, { status, headers: { "content-type": "application/json; charset=utf-8" } });
 
 export const ogmiosHttp = (
   request: Request,
   network: Network,
+  access: AccessShape,
+  secret: string | undefined,
 ): Effect.Effect<Response, never, MethodServices> =>
   Effect.gen(function* () {
     const declared = Number(request.headers.get("content-length") ?? 0);
@@ -28,8 +31,23 @@ export const ogmiosHttp = (
       : yield* Effect.promise(() => request.text().catch(() => ""));
     if (body === undefined || body.length > maxBodyBytes) {
       const error = errors.invalidRequest(`the body is larger than ${maxBodyBytes} bytes`);
-      return reply(encodeReply({ method: undefined, id: null, error }), true);
+      return reply(encodeReply({ method: undefined, id: null, error }), 400);
     }
-    const answer = yield* dispatch(network, body);
-    return reply(encodeReply(answer), "error" in answer);
+    const parsed = parseFrame(body);
+    if (isReply(parsed)) return reply(encodeReply(parsed), 400);
+    if (parsed.method === "submitTransaction") {
+      const denied = yield* access.authorize(secret, "ogmios", "submission").pipe(
+        Effect.as(undefined),
+        Effect.catchTag("AccessDenied", (d) => Effect.succeed(d)),
+        Effect.catchTag("DatabaseUnavailable", () => Effect.succeed(undefined)),
+      );
+      if (denied) {
+        const error = denied.limit
+          ? { ...errors.rateLimited(denied.limit.resetMs, denied.limit.remaining), message: denied.message }
+          : { code: -32000 - denied.status, message: denied.message };
+        return reply(encodeReply({ method: parsed.method, id: parsed.id, error }), denied.status);
+      }
+    }
+    const answer = yield* run(network, parsed, makeChainSync(network));
+    return reply(encodeReply(answer), "error" in answer ? 400 : 200);
   });

@@ -1,14 +1,25 @@
 /**
  * JSON-RPC over WebSocket (`/v1/ogmios?apikey=KEY`, `/v1/preprod/ogmios?apikey=KEY`): many requests per
- * connection, answered in order. Every message counts against the key's rate, both ways (spec: Limits); a request
- * past the limit gets JSON-RPC error -32029 with `retryAfter` (ms) and `remaining`, and the connection stays open.
- * The key is re-checked per message, so a revocation also ends an open connection.
+ * connection. As in Ogmios, each mini-protocol (queries, chain sync, submission, evaluation) answers in request
+ * order, and one that waits (a `nextBlock` at the tip) does not hold up the others. The connection has one
+ * chain-sync session. Every message counts against the key's rate, both ways (spec: Limits); a request past the
+ * limit gets JSON-RPC error -32029 with `retryAfter` (ms) and `remaining`, and the connection stays open. A
+ * `submitTransaction` also spends the key's hourly submission budget. The key is re-checked per message, so a
+ * revocation also ends an open connection.
  */
-import { Effect } from "effect";
+import { Deferred, Effect, Exit, FiberId } from "effect";
 import { AccessDenied, type AccessShape, type Grant } from "@layers/access.ts";
 import type { Network } from "@schemas/network.ts";
-import { run as runRequest } from "@src/jsonrpc/dispatch.ts";
-import { encodeReply, errors, isReply, parseFrame, type Reply } from "@src/jsonrpc/frame.ts";
+import { makeChainSync } from "@src/jsonrpc/chain_sync.ts";
+import { type Lane, laneOf, run as runRequest } from "@src/jsonrpc/dispatch.ts";
+import {
+  encodeReply,
+  errors,
+  isReply,
+  parseFrame,
+  type Reply,
+  type Request as RpcRequest,
+} from "@src/jsonrpc/frame.ts";
 import type { MethodServices } from "@src/jsonrpc/method.ts";
 
 export interface WebSocketContext {
@@ -25,8 +36,21 @@ const closeRevoked = 1008;
 
 export const ogmiosWebSocket = (ctx: WebSocketContext): Response => {
   const { socket, response } = Deno.upgradeWebSocket(ctx.request);
-  let queue: Promise<void> = Promise.resolve();
+  const session = makeChainSync(ctx.network);
+  const lanes: Record<Lane, Promise<void>> = {
+    query: Promise.resolve(),
+    chainSync: Promise.resolve(),
+    submission: Promise.resolve(),
+    evaluation: Promise.resolve(),
+  };
+  /** Chain-sync requests received and not yet answered (the client pipelines them). */
+  let chainSyncWaiting = 0;
   let key = ctx.grant.key;
+  /** Completed when the connection closes: a nextBlock still waiting at the tip is then interrupted. */
+  const closed = Deferred.unsafeMake<undefined>(FiberId.none);
+  socket.addEventListener("close", () => Deferred.unsafeDone(closed, Exit.succeed(undefined)), {
+    once: true,
+  });
 
   const send = (reply: Reply) => {
     if (socket.readyState !== WebSocket.OPEN) return;
@@ -34,30 +58,23 @@ export const ogmiosWebSocket = (ctx: WebSocketContext): Response => {
     void ctx.run(ctx.access.charge(key));
   };
 
-  const handle = async (data: unknown) => {
-    const text = typeof data === "string" ? data : undefined;
-    const parsed = text === undefined
-      ? {
-        method: undefined,
-        id: null,
-        error: errors.invalidRequest("binary frames are not supported; send JSON text"),
-      }
-      : parseFrame(text);
-    const method = parsed.method;
-    const id = parsed.id;
-    const decision = ctx.access.authorizeNow(ctx.secret, "ogmios", "request", Date.now()) ??
+  const handle = async (parsed: RpcRequest | Reply, lane: Lane) => {
+    const { method, id } = parsed;
+    const spend = lane === "submission" && !isReply(parsed) ? "submission" : "request";
+    const decision = ctx.access.authorizeNow(ctx.secret, "ogmios", spend, Date.now()) ??
       await ctx.run(
-        ctx.access.authorize(ctx.secret, "ogmios", "request").pipe(
+        ctx.access.authorize(ctx.secret, "ogmios", spend).pipe(
           Effect.catchTag("DatabaseUnavailable", () => Effect.succeed(undefined)),
           Effect.catchTag("AccessDenied", (denied) => Effect.succeed(denied)),
         ),
       );
     if (decision instanceof AccessDenied) {
       if (decision.status === 429 && decision.limit) {
+        const error = errors.rateLimited(decision.limit.resetMs, decision.limit.remaining);
         return send({
           method,
           id,
-          error: errors.rateLimited(decision.limit.resetMs, decision.limit.remaining),
+          error: decision.limit.exceeded === "submissions" ? { ...error, message: decision.message } : error,
         });
       }
       send({ method, id, error: { code: -32000 - decision.status, message: decision.message } });
@@ -65,11 +82,28 @@ export const ogmiosWebSocket = (ctx: WebSocketContext): Response => {
     }
     if (decision) key = decision.key;
     if (isReply(parsed)) return send(parsed);
-    send(await ctx.run(runRequest(ctx.network, parsed)));
+    const program = runRequest(ctx.network, parsed, session, chainSyncWaiting);
+    // a nextBlock waiting at the tip when the connection closes is interrupted; the other requests end on their own
+    const reply = await ctx.run(
+      lane === "chainSync" ? Effect.raceFirst(program, Deferred.await(closed)) : program,
+    );
+    if (reply) send(reply);
   };
 
   socket.onmessage = (event) => {
-    queue = queue.then(() => handle(event.data)).catch(() => {});
+    const parsed = typeof event.data === "string" ? parseFrame(event.data) : {
+      method: undefined,
+      id: null,
+      error: errors.invalidRequest("binary frames are not supported; send JSON text"),
+    };
+    const lane = laneOf(parsed.method);
+    if (lane === "chainSync") chainSyncWaiting++;
+    lanes[lane] = lanes[lane]
+      .then(() => handle(parsed, lane))
+      .catch(() => {})
+      .finally(() => {
+        if (lane === "chainSync") chainSyncWaiting--;
+      });
   };
   return response;
 };

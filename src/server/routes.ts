@@ -18,6 +18,8 @@ import * as explorerTransaction from "@src/programs/explorer_transaction.ts";
 import { poolInfo } from "@src/programs/pool_info.ts";
 import { stakeAccount } from "@src/programs/stake_account.ts";
 import type { ChainDatabases } from "@layers/chain_db.ts";
+import type { ChainTips } from "@layers/chain_tips.ts";
+import type { NodeClients } from "@layers/node_client.ts";
 import type { Spend } from "@layers/rate_limiter.ts";
 import type { Family } from "@layers/usage.ts";
 import type { Network } from "@schemas/network.ts";
@@ -40,7 +42,9 @@ export type AppServices =
   | Cache
   | AddressSummaries
   | PriceFeed
-  | RelayProbe;
+  | RelayProbe
+  | ChainTips
+  | NodeClients;
 export type Program = Effect.Effect<Response, never, AppServices>;
 
 export interface RouteContext {
@@ -70,7 +74,12 @@ const noStore = { "cache-control": "no-store" };
 const ogmios = { family: "ogmios", spend: "request" } as const;
 
 const ogmiosRoutes = (network: Network, base: string): Array<Route> => [
-  { method: "POST", path: base, access: ogmios, run: (ctx) => ogmiosHttp(ctx.request, network) },
+  {
+    method: "POST",
+    path: base,
+    access: ogmios,
+    run: (ctx) => ogmiosHttp(ctx.request, network, ctx.access, ctx.secret),
+  },
   {
     method: "GET",
     path: base,

@@ -1,12 +1,7 @@
-/** `queryNetwork/blockHeight`: the tip's block number, or "origin" on an empty chain. */
+/** `queryNetwork/blockHeight`: the tip's block number (as ChainTips last polled it), or "origin" on an empty chain. */
 import { Effect } from "effect";
-import { ChainDatabases } from "@layers/chain_db.ts";
-import { tip } from "@src/queries/tip.ts";
+import { ChainTips } from "@layers/chain_tips.ts";
 import type { MethodProgram } from "../method.ts";
-import { errors } from "../frame.ts";
 
 export const blockHeight: MethodProgram = (network) =>
-  Effect.flatMap(ChainDatabases, (dbs) => tip(dbs.get(network).sql)).pipe(
-    Effect.map((t) => (t ? t.blockNo : "origin")),
-    Effect.mapError((e) => errors.internal(`chain database: ${e.message}`)),
-  );
+  Effect.map(ChainTips, (tips) => tips.get(network).current()?.height ?? "origin");

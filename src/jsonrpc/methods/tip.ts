@@ -1,15 +1,14 @@
 /**
  * `queryNetwork/tip` and `queryLedgerState/tip`: the tip as an Ogmios Point, `{slot, id}` (no height), or
- * "origin" on an empty chain. From db-sync both are the newest block (there is no node ahead of it to ask).
+ * "origin" on an empty chain. From db-sync both are the newest block (there is no node ahead of it to ask), as
+ * ChainTips last polled it (at most a second old: clients call these as a heartbeat, and one poll serves them all).
  */
 import { Effect } from "effect";
-import { ChainDatabases } from "@layers/chain_db.ts";
-import { tip } from "@src/queries/tip.ts";
+import { ChainTips } from "@layers/chain_tips.ts";
 import type { MethodProgram } from "../method.ts";
-import { errors } from "../frame.ts";
 
 export const tipPoint: MethodProgram = (network) =>
-  Effect.flatMap(ChainDatabases, (dbs) => tip(dbs.get(network).sql)).pipe(
-    Effect.map((t) => (t ? { slot: t.slotNo, id: t.hash } : "origin")),
-    Effect.mapError((e) => errors.internal(`chain database: ${e.message}`)),
-  );
+  Effect.map(ChainTips, (tips) => {
+    const t = tips.get(network).current();
+    return t ? { slot: Number(t.slot ?? 0), id: t.hash } : "origin";
+  });

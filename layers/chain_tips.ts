@@ -1,0 +1,59 @@
+/**
+ * `ChainTips`: each network's chain tip as db-sync last wrote it, polled once a second (one primary-key probe),
+ * so chain-sync sessions waiting at the tip learn of a new block, or of a rollback, without a query of their own.
+ * Sessions that read a newer tip themselves report it (`observe`), which wakes the other waiters at once.
+ */
+import { Context, Deferred, Effect, Layer, Schedule } from "effect";
+import type { Network } from "@schemas/network.ts";
+import { type PointRow, tipPointRow } from "@src/queries/chain_blocks.ts";
+import { ChainDatabases } from "./chain_db.ts";
+
+export interface ChainTipWatch {
+  /** The newest tip known (undefined on an empty chain). */
+  readonly current: () => PointRow | undefined;
+  /** Records a tip read elsewhere; waiters wake when it differs from the known one. */
+  readonly observe: (tip: PointRow | undefined) => Effect.Effect<void>;
+  /** Completes once the tip is no longer `seenHash` (at once if it already is not). */
+  readonly changedFrom: (seenHash: string | undefined) => Effect.Effect<void>;
+}
+
+export class ChainTips extends Context.Tag("ChainTips")<ChainTips, {
+  readonly get: (network: Network) => ChainTipWatch;
+}>() {}
+
+export const pollInterval = "1 second";
+
+const makeWatch = (initial: PointRow | undefined) =>
+  Effect.gen(function* () {
+    let tip = initial;
+    let changed = yield* Deferred.make<void>();
+    const observe = (next: PointRow | undefined) =>
+      next?.hash === tip?.hash ? Effect.void : Effect.gen(function* () {
+        tip = next;
+        const fired = changed;
+        changed = yield* Deferred.make<void>();
+        yield* Deferred.succeed(fired, undefined);
+      });
+    const changedFrom = (seenHash: string | undefined) =>
+      Effect.suspend(() => (tip?.hash !== seenHash ? Effect.void : Deferred.await(changed)));
+    return { current: () => tip, observe, changedFrom } satisfies ChainTipWatch;
+  });
+
+export const ChainTipsLive: Layer.Layer<ChainTips, never, ChainDatabases> = Layer.scoped(
+  ChainTips,
+  Effect.gen(function* () {
+    const dbs = yield* ChainDatabases;
+    const watches = new Map<Network, ChainTipWatch>();
+    for (const db of dbs.all) {
+      const first = yield* Effect.orElseSucceed(tipPointRow(db.sql), () => undefined);
+      const watch = yield* makeWatch(first);
+      watches.set(db.network, watch);
+      const poll = tipPointRow(db.sql).pipe(
+        Effect.flatMap(watch.observe),
+        Effect.catchAll((e) => Effect.logWarning(`${db.network} tip poll failed: ${e.message}`)),
+      );
+      yield* Effect.forkScoped(Effect.repeat(poll, Schedule.spaced(pollInterval)));
+    }
+    return { get: (network: Network) => watches.get(network)! };
+  }),
+);

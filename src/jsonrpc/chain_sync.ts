@@ -1,0 +1,204 @@
+/**
+ * Chain sync (`findIntersection`, `nextBlock`) from db-sync, one session per WebSocket connection
+ * (shared/notes/ogmios.md §3). The cursor starts at the origin; `findIntersection` moves it to the first point
+ * given that is on the chain, and the next `nextBlock` then answers `backward` to that point, as Ogmios does.
+ * Forward steps read blocks in batches (as many as the client has pipelined, up to 100) and serve them one per
+ * request, reading the next batch meanwhile. At the tip a `nextBlock` waits for ChainTips to report a change.
+ *
+ * Rollbacks: db-sync deletes the rolled-back blocks (every block id above some id) and inserts the new chain with
+ * higher ids. Before reading further, the session checks that its cursor block still exists; if not, the newest
+ * surviving block below it is the last point the client's chain and the database share (all surviving ids below
+ * the cursor were on the client's chain), and the client gets `backward` to it. A batch is used only if its last
+ * block still exists after all its statements ran, so no statement saw a half-deleted block.
+ */
+import { Effect, Fiber } from "effect";
+import { ChainDatabases } from "@layers/chain_db.ts";
+import { ChainTips } from "@layers/chain_tips.ts";
+import type { Network } from "@schemas/network.ts";
+import { isHash32 } from "@src/domain/cardano_ids.ts";
+import {
+  blockBefore,
+  blockExists,
+  blocksByHash,
+  chainBatch,
+  type PointRow,
+  tipPointRow,
+} from "@src/queries/chain_blocks.ts";
+import { errors, type RpcError } from "./frame.ts";
+import { toOgmiosBlocks } from "./ogmios_block.ts";
+
+export type ChainSyncServices = ChainDatabases | ChainTips;
+
+/** The most blocks read in one batch (the official client pipelines 100 requests). */
+export const maxBatch = 100;
+
+type Point = { readonly slot: number; readonly id: string } | "origin";
+
+const pointOf = (row: PointRow | undefined): Point =>
+  row ? { slot: Number(row.slot ?? 0), id: row.hash } : "origin";
+
+const tipOf = (row: PointRow | undefined) =>
+  row ? { slot: Number(row.slot ?? 0), id: row.hash, height: row.height ?? 0 } : "origin";
+
+/** The cursor: the last block the client has (undefined = origin). */
+type Cursor = PointRow | undefined;
+
+interface Prefetched {
+  readonly point: PointRow;
+  readonly block: unknown;
+}
+
+interface Fetched {
+  readonly blocks: ReadonlyArray<Prefetched>;
+  readonly tip: PointRow | undefined;
+  readonly alive: boolean;
+}
+
+const database = (e: { message: string }) => errors.internal(`chain database: ${e.message}`);
+
+const parsePoints = (params: Readonly<Record<string, unknown>> | undefined): Array<Point> | RpcError => {
+  const points = params?.points;
+  if (!Array.isArray(points) || points.length === 0) {
+    return errors.invalidParams("'points' must be a non-empty array of \"origin\" or {slot, id}");
+  }
+  const parsed: Array<Point> = [];
+  for (const p of points) {
+    if (p === "origin") {
+      parsed.push("origin");
+      continue;
+    }
+    const { slot, id } = (p ?? {}) as { slot?: unknown; id?: unknown };
+    if (
+      typeof slot !== "number" || !Number.isSafeInteger(slot) || slot < 0 || typeof id !== "string" ||
+      !isHash32(id)
+    ) {
+      return errors.invalidParams(
+        `each point must be "origin" or {slot: <integer>, id: <64 lower-case hex block hash>}; got ${
+          JSON.stringify(p)?.slice(0, 120)
+        }`,
+      );
+    }
+    parsed.push({ slot, id });
+  }
+  return parsed;
+};
+
+export interface ChainSyncSession {
+  readonly findIntersection: (
+    params: Readonly<Record<string, unknown>> | undefined,
+  ) => Effect.Effect<unknown, RpcError, ChainSyncServices>;
+  /** `inFlight`: how many nextBlock requests the client has pipelined (sizes the next batch). */
+  readonly nextBlock: (inFlight: number) => Effect.Effect<unknown, RpcError, ChainSyncServices>;
+}
+
+export const makeChainSync = (network: Network): ChainSyncSession => {
+  let cursor: Cursor = undefined;
+  let rollBackTo: { point: Point } | undefined = undefined;
+  let buffer: Array<Prefetched> = [];
+  let batchTip: PointRow | undefined = undefined;
+  /** The batch after the buffered blocks, being read while they are served. */
+  let readAhead: Fiber.RuntimeFiber<Fetched, RpcError> | undefined = undefined;
+
+  const services = Effect.all([ChainDatabases, ChainTips]).pipe(
+    Effect.map(([dbs, tips]) => ({ db: dbs.get(network), watch: tips.get(network) })),
+  );
+
+  const freshTip = Effect.gen(function* () {
+    const { db, watch } = yield* services;
+    const tip = yield* Effect.mapError(tipPointRow(db.sql), database);
+    yield* watch.observe(tip);
+    return tip;
+  });
+
+  const findIntersection: ChainSyncSession["findIntersection"] = (params) =>
+    Effect.gen(function* () {
+      const points = parsePoints(params);
+      if (!Array.isArray(points)) return yield* Effect.fail(points);
+      const { db } = yield* services;
+      const hashes = points.flatMap((p) => (p === "origin" ? [] : [p.id]));
+      const found = hashes.length > 0 ? yield* Effect.mapError(blocksByHash(db.sql, hashes), database) : [];
+      const tip = yield* freshTip;
+      for (const p of points) {
+        const row = p === "origin"
+          ? undefined
+          : found.find((r) => r.hash === p.id && Number(r.slot) === p.slot);
+        if (p !== "origin" && !row) continue;
+        cursor = row;
+        buffer = [];
+        if (readAhead) yield* Fiber.interrupt(readAhead);
+        readAhead = undefined;
+        rollBackTo = { point: p };
+        return { intersection: p, tip: tipOf(tip) };
+      }
+      return yield* Effect.fail<RpcError>({
+        code: 1000,
+        message: "No intersection found.",
+        data: { tip: tipOf(tip) },
+      });
+    });
+
+  /** The tip to report with a block: the newest known, never one below the block itself. */
+  const tipWith = (block: PointRow, known: PointRow | undefined) =>
+    tipOf(known && BigInt(known.id) >= BigInt(block.id) ? known : batchTip);
+
+  /**
+   * The blocks after block id `after` (up to `size`), built, with the tip read after them; `alive` is false when
+   * db-sync rolled the last of them back meanwhile (then the batch is not used).
+   */
+  const fetchAfter = (after: string, size: number) =>
+    Effect.gen(function* () {
+      const { db } = yield* services;
+      const batch = yield* Effect.mapError(
+        chainBatch(db.sql, after, size, db.dbSync.spentTracking),
+        database,
+      );
+      const last = batch.blocks[batch.blocks.length - 1];
+      const tip = yield* freshTip;
+      const alive = !last || (yield* Effect.mapError(blockExists(db.sql, last.id, last.hash), database));
+      const blocks = alive ? toOgmiosBlocks(batch) : [];
+      const prefetched = batch.blocks.map((b, i): Prefetched => ({
+        point: { id: b.id, hash: b.hash, slot: b.slot, height: b.height },
+        block: blocks[i],
+      }));
+      return { blocks: prefetched, tip, alive };
+    });
+
+  const nextBlock: ChainSyncSession["nextBlock"] = (inFlight) =>
+    Effect.gen(function* () {
+      const { db, watch } = yield* services;
+      if (rollBackTo) {
+        const { point } = rollBackTo;
+        rollBackTo = undefined;
+        return { direction: "backward", point, tip: tipOf(yield* freshTip) };
+      }
+      while (true) {
+        const next = buffer.shift();
+        if (next) {
+          cursor = next.point;
+          return { direction: "forward", block: next.block, tip: tipWith(next.point, watch.current()) };
+        }
+        const ahead = readAhead;
+        readAhead = undefined;
+        if (cursor && !(yield* Effect.mapError(blockExists(db.sql, cursor.id, cursor.hash), database))) {
+          if (ahead) yield* Fiber.interrupt(ahead);
+          cursor = yield* Effect.mapError(blockBefore(db.sql, cursor.id), database);
+          return { direction: "backward", point: pointOf(cursor), tip: tipOf(yield* freshTip) };
+        }
+        const size = Math.min(maxBatch, Math.max(1, inFlight));
+        const fetched = ahead ? yield* Fiber.join(ahead) : yield* fetchAfter(cursor?.id ?? "0", size);
+        if (!fetched.alive) continue;
+        const last = fetched.blocks[fetched.blocks.length - 1];
+        if (!last) {
+          // at the tip: wait for the next block (or a rollback), then look again
+          yield* watch.changedFrom(fetched.tip?.hash);
+          continue;
+        }
+        batchTip = fetched.tip;
+        buffer = [...fetched.blocks];
+        // read the next batch while this one is served (a daemon: it outlives this request)
+        readAhead = yield* Effect.forkDaemon(fetchAfter(last.point.id, size));
+      }
+    });
+
+  return { findIntersection, nextBlock };
+};

@@ -1,0 +1,339 @@
+/**
+ * Ogmios v6 block JSON (cardano.json Block, Transaction; shared/notes/ogmios.md §4) from db-sync rows.
+ *
+ * What db-sync does not keep, and what we write instead (each allowed by the schema):
+ * - issuer.verificationKey: db-sync keeps only the pool id (the key's hash), not the key: 64 zeros. Derive block
+ *   producers from db-sync (slot_leader) instead of hashing this field.
+ * - issuer.operationalCertificate: `count` is op_cert_counter and `kes.verificationKey` is db-sync's op_cert (the
+ *   hot KES key); the certificate's KES `period` is not kept: 0. `sigma` and `leaderValue` (VRF output and proof)
+ *   are not kept and are omitted (the schema makes them optional). `nonce` (pre-Babbage only) is omitted.
+ * - signatories (witnesses) are not kept: always `[]`. Witness `scripts` and `datums` are not listed (db-sync
+ *   records a script or datum once, under the first transaction that showed it).
+ * - metadata.hash: db-sync keeps each label's metadatum CBOR but not the auxiliary data's bytes; the hash is
+ *   blake2b-256 of the Shelley-form auxiliary data rebuilt from them (a map of the labels in order), which is the
+ *   on-chain hash for transactions that used that form. Labels carry both `cbor` (exact) and, where db-sync
+ *   rendered it, `json` (cardano-node's no-schema JSON).
+ * - A phase-2 failed transaction (`spends: "collaterals"`): db-sync keeps only what the ledger applied, so
+ *   `inputs` and `outputs` are `[]`, `collaterals` are the consumed collateral inputs, `collateralReturn` the
+ *   stored return output and `fee` the collateral taken.
+ * - collateralReturn of a valid transaction: present when it holds only ada (db-sync keeps its tokens as text).
+ * - network, scriptIntegrityHash and totalCollateral are not kept, and proposals are not mapped yet: omitted.
+ *   Votes are listed (db-sync keeps them, minus the ones it marks invalid).
+ * - Byron blocks: db-sync keeps no Byron header keys; they are written as 128 zeros, protocol id 0.
+ */
+import { blake2b } from "@noble/hashes/blake2.js";
+import { bech32, hex } from "@scure/base";
+import { cborHead } from "@src/queries/transaction.ts";
+import type {
+  CertificateRow,
+  ChainBatch,
+  ChainBlockRow,
+  ChainTxRow,
+  OutputRow,
+  PoolRegistrationRow,
+  ReferenceRow,
+  VoteRow,
+} from "@src/queries/chain_blocks.ts";
+import { toOgmiosUtxo } from "./methods/utxo.ts";
+import { toStakePoolView } from "./methods/stake_pools.ts";
+
+const zeros = (n: number) => "0".repeat(n);
+
+export const eraOf = (protocolMajor: number): string =>
+  protocolMajor < 2
+    ? "byron"
+    : ["shelley", "allegra", "mary", "alonzo", "alonzo", "babbage", "babbage"][protocolMajor - 2] ?? "conway";
+
+/** A bech32 VRF key (vrf_vk1…) as hex; undefined when it does not decode. */
+const vrfKeyHex = (text: string | null): string | undefined => {
+  if (!text) return undefined;
+  try {
+    const { words } = bech32.decode(text as `${string}1${string}`, 1023);
+    return hex.encode(bech32.fromWords(words));
+  } catch {
+    return undefined;
+  }
+};
+
+const ada = (lovelace: string | bigint) => ({ ada: { lovelace: BigInt(lovelace) } });
+
+/** A stake address' bytes (hex, header first) as a credential: its hash, and whether it is a script. */
+const credentialOf = (stakeAddress: string) => ({
+  credential: stakeAddress.slice(2),
+  from: (parseInt(stakeAddress.slice(0, 2), 16) & 0x10) !== 0 ? "script" : "verificationKey",
+});
+
+const drepOf = (c: CertificateRow) =>
+  c.drepRaw === null
+    ? { type: c.drepView === "drep_always_no_confidence" ? "noConfidence" : "abstain" }
+    : { type: "registered", id: c.drepRaw, from: c.drepScript ? "script" : "verificationKey" };
+
+const anchorOf = (c: CertificateRow) =>
+  c.anchorUrl !== null && c.anchorHash !== null ? { url: c.anchorUrl, hash: c.anchorHash } : undefined;
+
+/** The certificates of one cert_index (Conway combined certificates are several db-sync rows) in Ogmios' form. */
+const certificatesAt = (
+  rows: ReadonlyArray<CertificateRow>,
+  pools: ReadonlyMap<string, PoolRegistrationRow>,
+) => {
+  const out: Array<unknown> = [];
+  const of = (kind: CertificateRow["kind"]) => rows.find((r) => r.kind === kind);
+  const registration = of("registration");
+  if (registration) {
+    out.push({
+      type: "stakeCredentialRegistration",
+      ...credentialOf(registration.stakeAddress!),
+      ...(registration.deposit === null ? {} : { deposit: ada(registration.deposit) }),
+    });
+  }
+  const delegation = of("delegation");
+  const vote = of("voteDelegation");
+  if (delegation || vote) {
+    out.push({
+      type: "stakeDelegation",
+      ...credentialOf((delegation ?? vote)!.stakeAddress!),
+      ...(delegation ? { stakePool: { id: delegation.pool } } : {}),
+      ...(vote ? { delegateRepresentative: drepOf(vote) } : {}),
+    });
+  }
+  const deregistration = of("deregistration");
+  if (deregistration) {
+    out.push({ type: "stakeCredentialDeregistration", ...credentialOf(deregistration.stakeAddress!) });
+  }
+  for (const r of rows) {
+    if (r.kind === "poolRegistration") {
+      const pool = pools.get(r.pool!);
+      if (pool) out.push({ type: "stakePoolRegistration", stakePool: toStakePoolView(pool) });
+    } else if (r.kind === "poolRetirement") {
+      out.push({ type: "stakePoolRetirement", stakePool: { id: r.pool, retirementEpoch: r.epoch } });
+    } else if (r.kind === "drep") {
+      const drep = drepOf(r);
+      const anchor = anchorOf(r);
+      if (r.deposit === null) {
+        out.push({
+          type: "delegateRepresentativeUpdate",
+          delegateRepresentative: drep,
+          metadata: anchor ?? null,
+        });
+      } else if (r.deposit.startsWith("-")) {
+        out.push({
+          type: "delegateRepresentativeRetirement",
+          delegateRepresentative: drep,
+          deposit: ada(r.deposit.slice(1)),
+        });
+      } else {
+        out.push({
+          type: "delegateRepresentativeRegistration",
+          delegateRepresentative: drep,
+          deposit: ada(r.deposit),
+          ...(anchor ? { metadata: anchor } : {}),
+        });
+      }
+    }
+  }
+  return out;
+};
+
+const hexToBytes = (h: string) => hex.decode(h);
+
+/** blake2b-256 of the Shelley-form auxiliary data: a CBOR map from label to metadatum, in the stored order. */
+const metadataHash = (labels: ReadonlyArray<{ label: string; cbor: string }>): string => {
+  const parts: Array<Uint8Array> = [Uint8Array.from(cborHead(5, labels.length))];
+  for (const l of labels) parts.push(Uint8Array.from(cborHead(0, l.label)), hexToBytes(l.cbor));
+  const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    bytes.set(p, at);
+    at += p.length;
+  }
+  return hex.encode(blake2b(bytes, { dkLen: 32 }));
+};
+
+const purposes: Readonly<Record<string, string>> = {
+  spend: "spend",
+  mint: "mint",
+  cert: "publish",
+  reward: "withdraw",
+  voting: "vote",
+  proposing: "propose",
+};
+
+/** Rows grouped by transaction id, each group in the order the rows came. */
+const byTx = <A extends { readonly txId: string }>(rows: ReadonlyArray<A>) => {
+  const groups = new Map<string, Array<A>>();
+  for (const r of rows) {
+    const g = groups.get(r.txId);
+    if (g) g.push(r);
+    else groups.set(r.txId, [r]);
+  }
+  return (txId: string): ReadonlyArray<A> => groups.get(txId) ?? [];
+};
+
+/** A ledger set of output references: ordered by transaction id, then index. */
+const referenceSet = (rows: ReadonlyArray<ReferenceRow>) =>
+  [...rows]
+    .sort((a, b) => (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : a.index - b.index))
+    .map((r) => ({ transaction: { id: r.ref }, index: r.index }));
+
+const toOutput = (row: OutputRow) => {
+  const { transaction: _t, index: _i, ...output } = toOgmiosUtxo(row);
+  return output;
+};
+
+const roles = {
+  ConstitutionalCommittee: "constitutionalCommittee",
+  DRep: "delegateRepresentative",
+  SPO: "stakePoolOperator",
+} as const;
+
+const toVote = (v: VoteRow) => ({
+  issuer: v.role === "SPO"
+    ? { role: roles.SPO, id: v.voter }
+    : { role: roles[v.role], id: v.voter, from: v.voterScript ? "script" : "verificationKey" },
+  ...(v.anchorUrl !== null && v.anchorHash !== null
+    ? { metadata: { url: v.anchorUrl, hash: v.anchorHash } }
+    : {}),
+  vote: v.vote.toLowerCase(),
+  proposal: { transaction: { id: v.proposalTx }, index: v.proposalIndex },
+});
+
+const nonEmpty = <K extends string, A>(key: K, list: ReadonlyArray<A>) =>
+  list.length > 0 ? { [key]: list } as Record<K, ReadonlyArray<A>> : {};
+
+/** Turns a batch of rows into Ogmios blocks, in chain order. */
+export const toOgmiosBlocks = (batch: ChainBatch): Array<unknown> => {
+  const txsOf = byTx(batch.transactions.map((t) => ({ ...t, txId: t.blockId })));
+  const inputsOf = byTx(batch.inputs);
+  const referencesOf = byTx(batch.references);
+  const collateralsOf = byTx(batch.collaterals);
+  const returnsOf = byTx(batch.collateralReturns);
+  const outputsOf = byTx(batch.outputs);
+  const certificatesOf = byTx(batch.certificates);
+  const withdrawalsOf = byTx(batch.withdrawals);
+  const mintsOf = byTx(batch.mints);
+  const metadataOf = byTx(batch.metadata);
+  const signersOf = byTx(batch.signers);
+  const redeemersOf = byTx(batch.redeemers);
+  const votesOf = byTx(batch.votes);
+  const pools = new Map(batch.pools.map((p) => [p.updateId, p]));
+
+  const transaction = (t: ChainTxRow) => {
+    const valid = t.validContract;
+    const outputs = outputsOf(t.id);
+    const collateralReturn = valid
+      ? returnsOf(t.id).filter((r) => r.assetsText === "fromList []").map((r) => ({
+        address: r.address,
+        value: ada(r.value),
+        ...(r.dataHash ? { datumHash: r.dataHash } : {}),
+      }))[0]
+      : outputs.map(toOutput)[0];
+    const certRows = certificatesOf(t.id);
+    const certificates: Array<unknown> = [];
+    for (let i = 0; i < certRows.length;) {
+      let j = i;
+      while (j < certRows.length && certRows[j]!.certIndex === certRows[i]!.certIndex) j++;
+      certificates.push(...certificatesAt(certRows.slice(i, j), pools));
+      i = j;
+    }
+    const withdrawals = withdrawalsOf(t.id);
+    const mint: Record<string, Record<string, bigint>> = {};
+    for (const m of mintsOf(t.id)) (mint[m.policy] ??= {})[m.name] = BigInt(m.quantity);
+    const labels = metadataOf(t.id);
+    const donation = BigInt(t.treasuryDonation);
+    return {
+      id: t.hash,
+      spends: valid ? "inputs" : "collaterals",
+      inputs: valid ? referenceSet(inputsOf(t.id)) : [],
+      ...nonEmpty("references", referenceSet(referencesOf(t.id))),
+      ...nonEmpty("collaterals", referenceSet(valid ? collateralsOf(t.id) : inputsOf(t.id))),
+      ...(collateralReturn ? { collateralReturn } : {}),
+      outputs: valid ? outputs.map(toOutput) : [],
+      ...nonEmpty("certificates", certificates),
+      ...(withdrawals.length > 0
+        ? { withdrawals: Object.fromEntries(withdrawals.map((w) => [w.stakeAddress, ada(w.amount)])) }
+        : {}),
+      fee: ada(t.fee),
+      validityInterval: {
+        ...(t.invalidBefore === null ? {} : { invalidBefore: BigInt(t.invalidBefore) }),
+        ...(t.invalidHereafter === null ? {} : { invalidAfter: BigInt(t.invalidHereafter) }),
+      },
+      ...(Object.keys(mint).length > 0 ? { mint } : {}),
+      ...nonEmpty("requiredExtraSignatories", signersOf(t.id).map((s) => s.hash)),
+      ...nonEmpty("votes", votesOf(t.id).map(toVote)),
+      ...(donation > 0n ? { treasury: { donation: ada(donation) } } : {}),
+      ...(labels.length > 0
+        ? {
+          metadata: {
+            hash: metadataHash(labels),
+            labels: Object.fromEntries(
+              labels.map((l) => [l.label, { cbor: l.cbor, ...(l.json === null ? {} : { json: l.json }) }]),
+            ),
+          },
+        }
+        : {}),
+      signatories: [],
+      ...nonEmpty(
+        "redeemers",
+        redeemersOf(t.id).map((r) => ({
+          validator: { purpose: purposes[r.purpose] ?? r.purpose, index: r.index },
+          redeemer: r.data,
+          executionUnits: { memory: BigInt(r.memory), cpu: BigInt(r.cpu) },
+        })),
+      ),
+    };
+  };
+
+  const block = (b: ChainBlockRow) => {
+    const transactions = txsOf(b.id).map(transaction);
+    if (b.protoMajor < 2) {
+      if (b.height === null || b.slot === null) {
+        return {
+          type: "ebb",
+          era: "byron",
+          id: b.hash,
+          ancestor: b.ancestor ?? zeros(64),
+          height: b.height ?? 0,
+        };
+      }
+      return {
+        type: "bft",
+        era: "byron",
+        id: b.hash,
+        ancestor: b.ancestor ?? zeros(64),
+        height: b.height,
+        slot: BigInt(b.slot),
+        size: { bytes: b.size },
+        protocol: {
+          id: 0,
+          version: { major: b.protoMajor, minor: b.protoMinor },
+          software: { appName: "cardano-sl", number: 0 },
+        },
+        issuer: { verificationKey: zeros(128) },
+        delegate: { verificationKey: zeros(128) },
+        transactions,
+      };
+    }
+    return {
+      type: "praos",
+      era: eraOf(b.protoMajor),
+      id: b.hash,
+      ancestor: b.ancestor ?? "genesis",
+      height: b.height ?? 0,
+      slot: BigInt(b.slot ?? 0),
+      size: { bytes: b.size },
+      protocol: { version: { major: b.protoMajor, minor: b.protoMinor } },
+      issuer: {
+        verificationKey: zeros(64),
+        vrfVerificationKey: vrfKeyHex(b.vrfKey) ?? zeros(64),
+        operationalCertificate: {
+          count: BigInt(b.opCertCounter ?? 0),
+          kes: { period: 0, verificationKey: b.opCert ?? "" },
+        },
+        leaderValue: {},
+      },
+      transactions,
+    };
+  };
+
+  return batch.blocks.map(block);
+};
