@@ -10,7 +10,8 @@ import type { Network } from "@schemas/network.ts";
 import { toOgmiosProtocolParameters } from "@src/domain/protocol_parameters.ts";
 import { latestEpochParams } from "@src/queries/protocol_parameters.ts";
 import { fromSql } from "@src/rest/endpoint.ts";
-import { NotFoundError } from "@src/rest/failures.ts";
+import { NodeUnavailable, NotFoundError } from "@src/rest/failures.ts";
+import { NodeClients } from "@layers/node_client.ts";
 
 export const protocolParametersTtl = "1 hour";
 
@@ -32,3 +33,24 @@ export const protocolParameters = Effect.fn("protocolParameters.get")(function* 
     }),
   );
 });
+
+/**
+ * What `GET /api/public/protocol-parameters` serves: the node client's answer (an Ogmios upstream when one is
+ * configured, else the chain database through `protocolParameters` above), cached an hour.
+ */
+export const protocolParametersFromNode = Effect.fn("protocolParameters.fromNode")(
+  function* (network: Network) {
+    const client = (yield* NodeClients).get(network);
+    const cache = yield* Cache;
+    return yield* cache.getOrCompute(
+      `protocol-parameters:node:${network}`,
+      protocolParametersTtl,
+      client.query("queryLedgerState/protocolParameters", undefined).pipe(
+        Effect.mapError((e) =>
+          new NodeUnavailable({ message: `Protocol parameters from ${client.description}: ${e.message}` })
+        ),
+        Effect.map((value) => value as Record<string, unknown>),
+      ),
+    );
+  },
+);

@@ -17,7 +17,15 @@ export class InvalidParameter extends Data.TaggedError("InvalidParameter")<{
 /** The thing asked for does not exist on this network: 404. */
 export class NotFoundError extends Data.TaggedError("NotFoundError")<{ readonly message: string }> {}
 
-export type RestFailure = InvalidParameter | NotFoundError | DatabaseUnavailable | PriceUnavailable;
+/** The node client (an Ogmios upstream) failed or refused: 503 with what it said. */
+export class NodeUnavailable extends Data.TaggedError("NodeUnavailable")<{ readonly message: string }> {}
+
+export type RestFailure =
+  | InvalidParameter
+  | NotFoundError
+  | DatabaseUnavailable
+  | PriceUnavailable
+  | NodeUnavailable;
 
 export const toResponse = (failure: RestFailure): Response =>
   Match.value(failure).pipe(
@@ -27,6 +35,7 @@ export const toResponse = (failure: RestFailure): Response =>
       DatabaseUnavailable: (e) =>
         restError(503, `The ${e.network} database is unavailable; try again shortly`),
       PriceUnavailable: (e) => restError(503, e.message),
+      NodeUnavailable: (e) => restError(503, e.message),
     }),
   );
 

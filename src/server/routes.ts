@@ -27,7 +27,7 @@ import { health } from "@src/programs/health.ts";
 import { keyInfo } from "@src/programs/key_info.ts";
 import { ogmiosHealth } from "@src/programs/ogmios_health.ts";
 import * as api from "@schemas/api.ts";
-import { protocolParameters } from "@src/programs/protocol_parameters.ts";
+import { protocolParametersFromNode } from "@src/programs/protocol_parameters.ts";
 import { txStatus } from "@src/programs/tx_status.ts";
 import { serve } from "@src/rest/endpoint.ts";
 import { docsAsset, docsPage, openApiDocument } from "@src/rest/openapi.ts";
@@ -166,7 +166,7 @@ export const routes: ReadonlyArray<Route> = [
   serve(
     api.protocolParameters,
     { family: "rest", spend: "request" },
-    ({ query }) => protocolParameters(query.network),
+    ({ query }) => protocolParametersFromNode(query.network),
     () => ({ "cache-control": "public, max-age=3600" }),
   ),
   serve(
