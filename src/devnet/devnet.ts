@@ -20,7 +20,8 @@ import { evaluateScripts, type RedeemerBudget, type SlotConfig } from "./evaluat
 import { fundWallets } from "./faucet.ts";
 import { type LedgerParams, makeLedgerView, readLedgerParams } from "./ledger_view.ts";
 import { Mempool } from "./mempool.ts";
-import { redeemerEntries, validatePhase1 } from "./phase1_rules.ts";
+import { validatePhase1 } from "./phase1_rules.ts";
+import { redeemerEntries } from "./tx_parts.ts";
 import { deriveWallets, type DevnetWallet, loadOrCreateSeed } from "./wallets.ts";
 
 export interface DevnetConfig {
