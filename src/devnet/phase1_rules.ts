@@ -115,6 +115,16 @@ export const validatePhase1 = (
       return fail(E.networkMismatch(expected, "transaction", []));
     }
 
+    // the body commits to the metadata it carries
+    const auxiliary = tx.auxiliary_data();
+    const declaredAuxiliary = body.auxiliary_data_hash()?.to_hex();
+    const carriedAuxiliary = auxiliary ? CML.hash_auxiliary_data(auxiliary).to_hex() : undefined;
+    if (carriedAuxiliary && !declaredAuxiliary) return fail(E.missingMetadataHash(carriedAuxiliary));
+    if (declaredAuxiliary && !carriedAuxiliary) return fail(E.missingMetadata(declaredAuxiliary));
+    if (declaredAuxiliary !== carriedAuxiliary) {
+      return fail(E.metadataHashMismatch(declaredAuxiliary!, carriedAuxiliary!));
+    }
+
     // signatures: every vkey witness must verify against the body hash
     const bodyHash = hex.decode(id);
     const vkeys = listOf(witnesses.vkeywitnesses());
