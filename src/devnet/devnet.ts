@@ -20,7 +20,8 @@ import { evaluateScripts, type RedeemerBudget, type SlotConfig } from "./evaluat
 import { fundWallets } from "./faucet.ts";
 import { type LedgerParams, makeLedgerView, readLedgerParams } from "./ledger_view.ts";
 import { Mempool } from "./mempool.ts";
-import { redeemerEntries, validatePhase1 } from "./phase1_rules.ts";
+import { validatePhase1 } from "./phase1_rules.ts";
+import { redeemerEntries } from "./tx_parts.ts";
 import { deriveWallets, type DevnetWallet, loadOrCreateSeed } from "./wallets.ts";
 
 export interface DevnetConfig {
@@ -91,40 +92,47 @@ export const makeDevnet = (sql: SqlClient, config: DevnetConfig): Effect.Effect<
     });
 
     const submit = (cborHex: string) =>
-      lock.withPermits(1)(Effect.gen(function* () {
-        const decoded = decodeTransaction(cborHex);
-        if (Either.isLeft(decoded)) return yield* reject(decoded.left);
-        const checked = yield* validatePhase1(decoded.right, yield* view);
-        if (Either.isLeft(checked)) return yield* reject(checked.left);
-        const accepted = checked.right;
-        let scriptsValid = true;
-        if (accepted.runsPlutus) {
-          const declared = redeemerEntries(accepted.tx.witness_set().redeemers());
-          const evaluated = evaluateScripts(accepted.tx, accepted.resolved, yield* Ref.get(params), slots);
-          const overBudget = Either.isRight(evaluated)
-            ? evaluated.right.find((r) => {
-              const d = declared.find((x) =>
-                x.purpose === r.validator.purpose && x.index === r.validator.index
+      lock.withPermits(1)(
+        Effect.gen(function* () {
+          const decoded = decodeTransaction(cborHex);
+          if (Either.isLeft(decoded)) return yield* reject(decoded.left);
+          const checked = yield* validatePhase1(decoded.right, yield* view);
+          if (Either.isLeft(checked)) return yield* reject(checked.left);
+          const accepted = checked.right;
+          let scriptsValid = true;
+          if (accepted.runsPlutus) {
+            const declared = redeemerEntries(accepted.tx.witness_set().redeemers());
+            const evaluated = evaluateScripts(accepted.tx, accepted.resolved, yield* Ref.get(params), slots);
+            const overBudget = Either.isRight(evaluated)
+              ? evaluated.right.find((r) => {
+                const d = declared.find((x) =>
+                  x.purpose === r.validator.purpose && x.index === r.validator.index
+                );
+                return !d || d.mem < r.budget.memory || d.steps < r.budget.cpu;
+              })
+              : undefined;
+            scriptsValid = Either.isRight(evaluated) && overBudget === undefined;
+            if (scriptsValid !== accepted.tx.is_valid()) {
+              const reason = Either.isLeft(evaluated)
+                ? JSON.stringify(
+                  (evaluated.left.data as ReadonlyArray<E.ValidatorFailure>)[0]?.error.data ?? {},
+                )
+                : overBudget
+                ? `the ${overBudget.validator.purpose} script at index ${overBudget.validator.index} needs more ` +
+                  "execution units than the redeemer declares"
+                : "every script succeeds, yet the transaction is marked invalid";
+              return yield* reject(
+                E.spendsMismatch(accepted.tx.is_valid() ? "inputs" : "collaterals", reason),
               );
-              return !d || d.mem < r.budget.memory || d.steps < r.budget.cpu;
-            })
-            : undefined;
-          scriptsValid = Either.isRight(evaluated) && overBudget === undefined;
-          if (scriptsValid !== accepted.tx.is_valid()) {
-            const reason = Either.isLeft(evaluated)
-              ? JSON.stringify(
-                (evaluated.left.data as ReadonlyArray<E.ValidatorFailure>)[0]?.error.data ?? {},
-              )
-              : overBudget
-              ? `the ${overBudget.validator.purpose} script at index ${overBudget.validator.index} needs more ` +
-                "execution units than the redeemer declares"
-              : "every script succeeds, yet the transaction is marked invalid";
-            return yield* reject(E.spendsMismatch(accepted.tx.is_valid() ? "inputs" : "collaterals", reason));
+            }
           }
-        }
-        mempool.add({ accepted, scriptsValid });
-        return { transaction: { id: accepted.id } };
-      }));
+          mempool.add({ accepted, scriptsValid });
+          return { transaction: { id: accepted.id } };
+        }).pipe(
+          // a transaction CML decodes but cannot otherwise handle is refused, never an exception escaping
+          Effect.catchAllDefect((defect) => reject(E.unexpectedMempoolError(String(defect)))),
+        ),
+      );
 
     const evaluate = (cborHex: string, additionalUtxo: ReadonlyArray<OgmiosUtxoEntry> = []) =>
       Effect.gen(function* () {
@@ -184,7 +192,9 @@ export const makeDevnet = (sql: SqlClient, config: DevnetConfig): Effect.Effect<
         if (!first) return [];
         const evaluated = evaluateScripts(tx, resolved, yield* Ref.get(params), slots);
         return Either.isLeft(evaluated) ? yield* reject(evaluated.left) : evaluated.right;
-      });
+      }).pipe(
+        Effect.catchAllDefect((defect) => reject(E.cannotCreateEvaluationContext(String(defect)))),
+      );
 
     const produceBlock = lock.withPermits(1)(Effect.gen(function* () {
       const p = yield* Ref.get(params);

@@ -89,6 +89,29 @@ export interface RedeemerPointer {
   readonly index: number;
 }
 
+export const missingMetadataHash = (computed: string): OgmiosError => ({
+  code: 3105,
+  message:
+    "The transaction carries metadata but its body does not commit to them: the body's auxiliary data " +
+    "hash is missing. The field 'data.metadata.hash' is the hash of the metadata found.",
+  data: { metadata: { hash: computed } },
+});
+
+export const missingMetadata = (provided: string): OgmiosError => ({
+  code: 3106,
+  message:
+    "The transaction's body commits to metadata (an auxiliary data hash) the transaction does not carry. " +
+    "The field 'data.metadata.hash' is the hash the body declares.",
+  data: { metadata: { hash: provided } },
+});
+
+export const metadataHashMismatch = (provided: string, computed: string): OgmiosError => ({
+  code: 3107,
+  message: "The auxiliary data hash in the body does not match the metadata the transaction carries. The " +
+    "fields 'data.provided.hash' and 'data.computed.hash' show both.",
+  data: { provided: { hash: provided }, computed: { hash: computed } },
+});
+
 export const missingRedeemers = (purposes: ReadonlyArray<unknown>): OgmiosError => ({
   code: 3109,
   message: "Some redeemers are missing. Any Plutus script in the transaction needs a redeemer. The field " +

@@ -12,6 +12,8 @@ import { inputKey, inputRef, listOf, ogmiosOutput } from "./cardano.ts";
 import type { DecodedTransaction } from "./decode.ts";
 import * as E from "./errors.ts";
 import type { LedgerView } from "./ledger_view.ts";
+import { checkStakeRules } from "./certificate_rules.ts";
+import { certificateCredential, redeemerEntries } from "./tx_parts.ts";
 import { addCmlValue, addMint, emptyBalance, sameBalance, toOgmiosValue } from "./value.ts";
 
 /** A transaction that passed phase 1, with what the mempool and block writer need from it. */
@@ -42,55 +44,11 @@ interface Need {
 const credentialNeed = (c: CML.Credential, purpose?: { purpose: Purpose; index: number }): Need =>
   c.as_pub_key() ? { key: c.as_pub_key()!.to_hex() } : { script: c.as_script()!.to_hex(), purpose };
 
-const rewardAddressHex = (c: CML.Credential, networkId: number) =>
-  CML.RewardAddress.new(networkId, c).to_address().to_hex();
-
-const credentialHash = (c: CML.Credential) => (c.as_pub_key() ?? c.as_script())!.to_hex();
-const credentialOrigin = (c: CML.Credential): E.CredentialOrigin =>
-  c.as_pub_key() ? "verificationKey" : "script";
-
 const sortInputs = (inputs: Array<CML.TransactionInput>) =>
   [...inputs].sort((a, b) => {
     const x = a.transaction_id().to_hex(), y = b.transaction_id().to_hex();
     return x < y ? -1 : x > y ? 1 : Number(a.index() - b.index());
   });
-
-const tagPurpose: Record<number, Purpose> = {
-  [CML.RedeemerTag.Spend]: "spend",
-  [CML.RedeemerTag.Mint]: "mint",
-  [CML.RedeemerTag.Cert]: "publish",
-  [CML.RedeemerTag.Reward]: "withdraw",
-  [CML.RedeemerTag.Voting]: "vote",
-  [CML.RedeemerTag.Proposing]: "propose",
-};
-
-/** The redeemer pointers and execution units a transaction carries (either encoding). */
-export const redeemerEntries = (
-  redeemers: CML.Redeemers | undefined,
-): Array<{ purpose: Purpose; index: number; mem: bigint; steps: bigint; data: CML.PlutusData }> => {
-  if (!redeemers) return [];
-  const legacy = redeemers.as_arr_legacy_redeemer();
-  if (legacy) {
-    return listOf(legacy).map((r) => ({
-      purpose: tagPurpose[r.tag()]!,
-      index: Number(r.index()),
-      mem: r.ex_units().mem(),
-      steps: r.ex_units().steps(),
-      data: r.data(),
-    }));
-  }
-  const map = redeemers.as_map_redeemer_key_to_redeemer_val()!;
-  return listOf(map.keys()).map((k) => {
-    const v = map.get(k)!;
-    return {
-      purpose: tagPurpose[k.tag()]!,
-      index: Number(k.index()),
-      mem: v.ex_units().mem(),
-      steps: v.ex_units().steps(),
-      data: v.data(),
-    };
-  });
-};
 
 const fail = (error: E.OgmiosError) => Either.left(error);
 
@@ -155,6 +113,16 @@ export const validatePhase1 = (
     const bodyNetwork = body.network_id();
     if (bodyNetwork && Number(bodyNetwork.network()) !== view.networkId) {
       return fail(E.networkMismatch(expected, "transaction", []));
+    }
+
+    // the body commits to the metadata it carries
+    const auxiliary = tx.auxiliary_data();
+    const declaredAuxiliary = body.auxiliary_data_hash()?.to_hex();
+    const carriedAuxiliary = auxiliary ? CML.hash_auxiliary_data(auxiliary).to_hex() : undefined;
+    if (carriedAuxiliary && !declaredAuxiliary) return fail(E.missingMetadataHash(carriedAuxiliary));
+    if (declaredAuxiliary && !carriedAuxiliary) return fail(E.missingMetadata(declaredAuxiliary));
+    if (declaredAuxiliary !== carriedAuxiliary) {
+      return fail(E.metadataHashMismatch(declaredAuxiliary!, carriedAuxiliary!));
     }
 
     // signatures: every vkey witness must verify against the body hash
@@ -318,88 +286,9 @@ export const validatePhase1 = (
     if (fee < minFee) return fail(E.transactionFeeTooSmall(minFee, fee));
 
     // certificates and withdrawals against the stake state; deposits and refunds
-    const stakeRegistration = new Map<string, boolean>();
-    const poolsRegistered: Array<string> = [];
-    let deposits = 0n;
-    let refunds = 0n;
-    for (const cert of certs) {
-      const credential = certificateCredential(cert);
-      const account = credential ? rewardAddressHex(credential, view.networkId) : undefined;
-      const state = account
-        ? stakeRegistration.has(account)
-          ? { registered: stakeRegistration.get(account)!, rewards: 0n }
-          : yield* view.stakeAccount(account)
-        : undefined;
-      const kind = cert.kind();
-      const registers = [
-        CML.CertificateKind.StakeRegistration,
-        CML.CertificateKind.RegCert,
-        CML.CertificateKind.StakeRegDelegCert,
-        CML.CertificateKind.VoteRegDelegCert,
-        CML.CertificateKind.StakeVoteRegDelegCert,
-      ].includes(kind);
-      const unregisters = kind === CML.CertificateKind.StakeDeregistration ||
-        kind === CML.CertificateKind.UnregCert;
-      if (credential && state && registers) {
-        if (state.registered) {
-          return fail(
-            E.credentialAlreadyRegistered(credentialHash(credential), credentialOrigin(credential)),
-          );
-        }
-        const declared = certificateDeposit(cert);
-        if (declared !== undefined && declared !== p.keyDeposit) {
-          return fail(E.credentialDepositMismatch(declared, p.keyDeposit));
-        }
-        deposits += p.keyDeposit;
-        stakeRegistration.set(account!, true);
-      } else if (credential && state && !state.registered) {
-        return fail(E.unknownCredential(credentialHash(credential), credentialOrigin(credential)));
-      } else if (credential && state && unregisters) {
-        const declared = certificateDeposit(cert);
-        if (declared !== undefined && declared !== p.keyDeposit) {
-          return fail(E.credentialDepositMismatch(declared, p.keyDeposit));
-        }
-        const withdrawnNow = withdrawalAccounts.some((a) => a.to_address().to_hex() === account)
-          ? state.rewards
-          : 0n;
-        if (state.rewards - withdrawnNow > 0n) return fail(E.nonEmptyRewardAccount(state.rewards));
-        refunds += p.keyDeposit;
-        stakeRegistration.set(account!, false);
-      }
-      const pool = delegatedPool(cert);
-      if (pool && !(yield* view.poolKnown(pool)) && !poolsRegistered.includes(pool)) {
-        return fail(E.unknownStakePool(CML.Ed25519KeyHash.from_hex(pool).to_bech32("pool")));
-      }
-      const registration = cert.as_pool_registration()?.pool_params();
-      if (registration) {
-        const operator = registration.operator().to_hex();
-        if (!(yield* view.poolKnown(operator))) deposits += p.poolDeposit;
-        poolsRegistered.push(operator);
-      }
-      const drepDeposit = cert.as_reg_drep_cert()?.deposit();
-      if (drepDeposit !== undefined) deposits += drepDeposit;
-      const drepRefund = cert.as_unreg_drep_cert()?.deposit();
-      if (drepRefund !== undefined) refunds += drepRefund;
-      if (
-        [
-          CML.CertificateKind.AuthCommitteeHotCert,
-          CML.CertificateKind.ResignCommitteeColdCert,
-        ].includes(kind)
-      ) return fail(E.unrecognizedCertificateType());
-    }
-    for (const proposal of listOf(body.proposal_procedures())) deposits += proposal.deposit();
-    const withdrawn: Array<string> = [];
-    const incomplete: Record<string, bigint> = {};
-    for (const account of withdrawalAccounts) {
-      const amount = withdrawals!.get(account)!;
-      const key = account.to_address().to_hex();
-      const state = yield* view.stakeAccount(key);
-      if (!state.registered || state.rewards !== amount) {
-        incomplete[account.to_address().to_bech32()] = amount;
-      }
-      withdrawn.push(key);
-    }
-    if (Object.keys(incomplete).length > 0) return fail(E.incompleteWithdrawals(incomplete));
+    const stake = yield* checkStakeRules(body, view);
+    if (Either.isLeft(stake)) return fail(stake.left);
+    const { deposits, refunds, stakeRegistration, poolsRegistered, withdrawn } = stake.right;
 
     // value conservation (ValueNotConserved / InsufficientFunds)
     const consumed = emptyBalance();
@@ -471,21 +360,3 @@ export const validatePhase1 = (
       poolsRegistered,
     });
   });
-
-/** The stake credential a certificate concerns (registration, deregistration, delegation of any kind). */
-export const certificateCredential = (cert: CML.Certificate): CML.Credential | undefined =>
-  (cert.as_stake_registration() ?? cert.as_stake_deregistration() ?? cert.as_stake_delegation() ??
-    cert.as_reg_cert() ?? cert.as_unreg_cert() ?? cert.as_vote_deleg_cert() ??
-    cert.as_stake_vote_deleg_cert() ??
-    cert.as_stake_reg_deleg_cert() ?? cert.as_vote_reg_deleg_cert() ?? cert.as_stake_vote_reg_deleg_cert())
-    ?.stake_credential();
-
-const certificateDeposit = (cert: CML.Certificate): bigint | undefined =>
-  (cert.as_reg_cert() ?? cert.as_unreg_cert() ?? cert.as_stake_reg_deleg_cert() ??
-    cert.as_vote_reg_deleg_cert() ??
-    cert.as_stake_vote_reg_deleg_cert())?.deposit();
-
-/** The pool a certificate delegates to, if any (key hash hex). */
-export const delegatedPool = (cert: CML.Certificate): string | undefined =>
-  (cert.as_stake_delegation() ?? cert.as_stake_vote_deleg_cert() ?? cert.as_stake_reg_deleg_cert() ??
-    cert.as_stake_vote_reg_deleg_cert())?.pool().to_hex();

@@ -166,6 +166,27 @@ Deno.test("devnet phase-1 rules", async (t) => {
       });
     });
 
+    await t.step("metadata the body does not commit to is 3105, 3106 or 3107", async () => {
+      const note = (text: string) => {
+        const m = CML.Metadata.new();
+        m.set(674n, CML.TransactionMetadatum.new_text(text));
+        return CML.AuxiliaryData.new_shelley(m);
+      };
+      const plain = payment();
+      await expectRejection(
+        f,
+        CML.Transaction.new(plain.body(), plain.witness_set(), true, note("hi")),
+        3105,
+      );
+      const withNote = payment({ auxiliary: note("hi") });
+      await expectRejection(f, CML.Transaction.new(withNote.body(), withNote.witness_set(), true), 3106);
+      await expectRejection(
+        f,
+        CML.Transaction.new(withNote.body(), withNote.witness_set(), true, note("changed")),
+        3107,
+      );
+    });
+
     await t.step("an output to another network's address is 3124", async () => {
       const testnet = CML.EnterpriseAddress.new(
         0,
@@ -271,6 +292,37 @@ Deno.test("devnet phase-1 rules", async (t) => {
         );
       },
     );
+    await t.step("no mutation of a signed transaction escapes as an exception", async () => {
+      const [bobUtxo] = await walletUtxos(f, bob.address);
+      const bytes = buildTx(f.params, {
+        inputs: [bobUtxo!],
+        outputs: [payTo(alice.address, 3n * ada)],
+        signers: [bob.privateKey],
+        auxiliary: CML.AuxiliaryData.new_shelley((() => {
+          const m = CML.Metadata.new();
+          m.set(1n, CML.TransactionMetadatum.new_int(CML.Int.new(42n)));
+          return m;
+        })()),
+      }).to_cbor_bytes();
+      let state = 20_261_122;
+      const random = (n: number) => {
+        state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+        return state % n;
+      };
+      const codes = new Set<number>();
+      for (let round = 0; round < 300; round++) {
+        const mutated = Uint8Array.from(bytes);
+        for (let k = 0; k <= random(3); k++) mutated[random(mutated.length)] = random(256);
+        const hexText = Array.from(mutated, (b) => b.toString(16).padStart(2, "0")).join("");
+        const exit = await Effect.runPromiseExit(f.devnet.submit(hexText));
+        if (exit._tag === "Failure") {
+          const failure = exit.cause._tag === "Fail" ? exit.cause.error : undefined;
+          assert.ok(failure && failure._tag === "LedgerRejection", `round ${round}: ${String(exit.cause)}`);
+          codes.add(failure.error.code);
+        }
+      }
+      assert.ok(codes.has(-32602) && codes.size > 2, `codes seen: ${[...codes]}`);
+    });
   } finally {
     await f.close();
   }

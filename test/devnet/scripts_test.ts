@@ -42,7 +42,7 @@ Deno.test("devnet Plutus evaluation and phase 2", async (t) => {
   const alice = f.keys[0]!;
   const run = <A>(e: Effect.Effect<A, unknown>) => Effect.runPromise(Effect.either(e));
   try {
-    const [fuelA, fuelB, , small] = await walletUtxos(f, alice.address);
+    const [fuelA, fuelB, fuelC, small] = await walletUtxos(f, alice.address);
 
     const lock = async (script: CML.PlutusV2Script, fuel: Utxo): Promise<Utxo> => {
       const output = CML.TransactionOutput.new(
@@ -293,6 +293,76 @@ Deno.test("devnet Plutus evaluation and phase 2", async (t) => {
       const remaining = await walletUtxos(f, alice.address);
       assert.ok(!remaining.some((u) => sameInput(u.input, small!.input)), "the collateral is spent");
       assert.ok(remaining.some((u) => sameInput(u.input, fuelUtxo.input)), "the regular input is not");
+    });
+    await t.step("a Plutus V3 minting policy is evaluated and its mint lands", async () => {
+      // (program 1.1.0 (lam ctx (con unit ()))): the demo chain's V3 always-succeeds
+      const policy = CML.PlutusV3Script.from_cbor_hex("46450101002499");
+      const name = CML.AssetName.from_str("V3");
+      const units = { mem: 100_000n, steps: 50_000_000n };
+      const redeemers = () => {
+        const list = CML.LegacyRedeemerList.new();
+        list.add(
+          CML.LegacyRedeemer.new(
+            CML.RedeemerTag.Mint,
+            0n,
+            unitData(),
+            CML.ExUnits.new(units.mem, units.steps),
+          ),
+        );
+        return CML.Redeemers.new_arr_legacy_redeemer(list);
+      };
+      const languages = CML.LanguageList.new();
+      languages.add(CML.Language.PlutusV3);
+      const integrity = CML.calc_script_data_hash(
+        redeemers(),
+        CML.PlutusDataList.new(),
+        f.params.costModels,
+        languages,
+      )!;
+      const mint = CML.Mint.new();
+      mint.set(policy.hash(), name, 7n);
+      const assets = CML.MultiAsset.new();
+      assets.set(policy.hash(), name, 7n);
+      const collateral = (await walletUtxos(f, alice.address)).find((u) =>
+        !sameInput(u.input, fuelC!.input)
+      )!;
+      const tx = buildTx(f.params, {
+        inputs: [fuelC!],
+        outputs: [payTo(alice.address, 2n * ada, assets)],
+        signers: [alice.privateKey],
+        extraFee: 10_000n,
+        body: (body) => {
+          body.set_mint(mint);
+          body.set_script_data_hash(integrity);
+          const c = CML.TransactionInputList.new();
+          c.add(collateral.input);
+          body.set_collateral_inputs(c);
+        },
+        witnesses: (set) => {
+          const scripts = CML.PlutusV3ScriptList.new();
+          scripts.add(policy);
+          set.set_plutus_v3_scripts(scripts);
+          set.set_redeemers(redeemers());
+        },
+      });
+      const evaluated = await run(f.devnet.evaluate(tx.to_cbor_hex()));
+      assert.ok(
+        Either.isRight(evaluated),
+        JSON.stringify(Either.isLeft(evaluated) ? plainJson(evaluated.left) : null),
+      );
+      assert.deepEqual(evaluated.right.map((r) => r.validator), [{ purpose: "mint", index: 0 }]);
+      const result = await submit(f, tx);
+      assert.ok(
+        Either.isRight(result),
+        JSON.stringify(Either.isLeft(result) ? plainJson(result.left) : null),
+      );
+      const block = await Effect.runPromise(f.devnet.produceBlock);
+      assert.deepEqual(block.txIds, [result.right.transaction.id]);
+      const [row] = await Effect.runPromise(f.chain.sql<{ minted: string; purpose: string }>`
+        select (select quantity::text from ma_tx_mint m where m.tx_id = t.id) as minted,
+          (select purpose::text from redeemer r where r.tx_id = t.id) as purpose
+        from tx t where t.hash = decode(${result.right.transaction.id}, 'hex')`);
+      assert.deepEqual(row, { minted: "7", purpose: "mint" });
     });
   } finally {
     await f.close();

@@ -1,0 +1,64 @@
+/**
+ * What a transaction holds, read from CML: its redeemers (either encoding) with their pointers and execution
+ * units, and what its certificates concern (stake credential, deposit, pool).
+ */
+import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
+import { listOf } from "./cardano.ts";
+import type { RedeemerPointer } from "./errors.ts";
+
+type Purpose = RedeemerPointer["purpose"];
+
+const tagPurpose: Record<number, Purpose> = {
+  [CML.RedeemerTag.Spend]: "spend",
+  [CML.RedeemerTag.Mint]: "mint",
+  [CML.RedeemerTag.Cert]: "publish",
+  [CML.RedeemerTag.Reward]: "withdraw",
+  [CML.RedeemerTag.Voting]: "vote",
+  [CML.RedeemerTag.Proposing]: "propose",
+};
+
+/** The redeemer pointers and execution units a transaction carries (either encoding). */
+export const redeemerEntries = (
+  redeemers: CML.Redeemers | undefined,
+): Array<{ purpose: Purpose; index: number; mem: bigint; steps: bigint; data: CML.PlutusData }> => {
+  if (!redeemers) return [];
+  const legacy = redeemers.as_arr_legacy_redeemer();
+  if (legacy) {
+    return listOf(legacy).map((r) => ({
+      purpose: tagPurpose[r.tag()]!,
+      index: Number(r.index()),
+      mem: r.ex_units().mem(),
+      steps: r.ex_units().steps(),
+      data: r.data(),
+    }));
+  }
+  const map = redeemers.as_map_redeemer_key_to_redeemer_val()!;
+  return listOf(map.keys()).map((k) => {
+    const v = map.get(k)!;
+    return {
+      purpose: tagPurpose[k.tag()]!,
+      index: Number(k.index()),
+      mem: v.ex_units().mem(),
+      steps: v.ex_units().steps(),
+      data: v.data(),
+    };
+  });
+};
+
+/** The stake credential a certificate concerns (registration, deregistration, delegation of any kind). */
+export const certificateCredential = (cert: CML.Certificate): CML.Credential | undefined =>
+  (cert.as_stake_registration() ?? cert.as_stake_deregistration() ?? cert.as_stake_delegation() ??
+    cert.as_reg_cert() ?? cert.as_unreg_cert() ?? cert.as_vote_deleg_cert() ??
+    cert.as_stake_vote_deleg_cert() ??
+    cert.as_stake_reg_deleg_cert() ?? cert.as_vote_reg_deleg_cert() ?? cert.as_stake_vote_reg_deleg_cert())
+    ?.stake_credential();
+
+export const certificateDeposit = (cert: CML.Certificate): bigint | undefined =>
+  (cert.as_reg_cert() ?? cert.as_unreg_cert() ?? cert.as_stake_reg_deleg_cert() ??
+    cert.as_vote_reg_deleg_cert() ??
+    cert.as_stake_vote_reg_deleg_cert())?.deposit();
+
+/** The pool a certificate delegates to, if any (key hash hex). */
+export const delegatedPool = (cert: CML.Certificate): string | undefined =>
+  (cert.as_stake_delegation() ?? cert.as_stake_vote_deleg_cert() ?? cert.as_stake_reg_deleg_cert() ??
+    cert.as_stake_vote_reg_deleg_cert())?.pool().to_hex();
