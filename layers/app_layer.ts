@@ -11,6 +11,7 @@ import { RelayProbeTcp } from "./relay_probe.ts";
 import { AppConfig, type AppConfigShape } from "./config.ts";
 import { ChainDatabasesLive } from "./chain_db.ts";
 import { ChainClockLive } from "./chain_clock.ts";
+import { GraphqlSchemasLive } from "./graphql_schemas.ts";
 import { KeyStoreLive } from "./key_store.ts";
 import { RateLimiterMemory, RateLimiterRedis } from "./rate_limiter.ts";
 import { ServiceDatabaseLive } from "./service_db.ts";
@@ -32,6 +33,7 @@ export const makeAppLayer = (config: AppConfigShape) => {
     configLayer,
     chains,
     ChainClockLive.pipe(Layer.provide(chains)),
+    GraphqlSchemasLive.pipe(Layer.provide(chains)),
     serviceDb,
     access,
     CacheMemory,

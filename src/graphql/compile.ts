@@ -1,0 +1,569 @@
+/**
+ * A validated GraphQL query as ONE parameterised SQL statement that builds the whole `data` object as JSON in
+ * PostgreSQL: lists are json_agg over a LIMITed subquery, object relationships correlated subqueries on the
+ * referenced key, array relationships correlated subqueries on the referencing column, aggregates count/sum/
+ * avg/min/max over the filtered rows. Never a statement per row or per relationship, and nothing from the query
+ * text is spliced into SQL: values and response keys are parameters, identifiers come from the schema model.
+ */
+import {
+  type FieldNode,
+  type FragmentDefinitionNode,
+  getArgumentValues,
+  getDirectiveValues,
+  type GraphQLField,
+  GraphQLIncludeDirective,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+  GraphQLSkipDirective,
+  Kind,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  valueFromASTUntyped,
+} from "graphql";
+import { type BoolExp, hasIndexedFilter, joinSql, whereSql } from "./filters.ts";
+import {
+  defaultLimit,
+  indexedColumns,
+  indexedForRange,
+  isLarge,
+  maxLimit,
+  maxOffset,
+  maxRows,
+} from "./limits.ts";
+import { outputSql, type ScalarName } from "./scalars.ts";
+import type { Relationship, SchemaModel, TableModel } from "./schema_model.ts";
+import { column, ident, jsonObject, QueryRejected, SqlBuilder } from "./sql_text.ts";
+
+export interface CompiledQuery {
+  /** One statement returning one row with one text column `data` (a JSON object), or undefined when no root
+   * field reads the database (introspection only). */
+  readonly sql: string | undefined;
+  readonly params: ReadonlyArray<unknown>;
+  /** Root response keys answered by introspection (`__schema`, `__type`, `__typename`), in query order. */
+  readonly introspection: ReadonlyArray<string>;
+  /** All root response keys in query order. */
+  readonly keys: ReadonlyArray<string>;
+}
+
+interface Context {
+  readonly b: SqlBuilder;
+  readonly schema: GraphQLSchema;
+  readonly model: SchemaModel;
+  readonly fragments: Readonly<Record<string, FragmentDefinitionNode>>;
+  /** Coerced variable values (graphql-js getVariableValues). */
+  readonly variables: Readonly<Record<string, unknown>>;
+  /** The variables as sent, for the key order of order_by objects (coercion reorders keys). */
+  readonly rawVariables: Readonly<Record<string, unknown>>;
+}
+
+type Fields = Map<string, Array<FieldNode>>;
+
+const included = (ctx: Context, node: { readonly directives?: ReadonlyArray<unknown> }) => {
+  // deno-lint-ignore no-explicit-any
+  const n = node as any;
+  if (getDirectiveValues(GraphQLSkipDirective, n, ctx.variables)?.if === true) return false;
+  return getDirectiveValues(GraphQLIncludeDirective, n, ctx.variables)?.if !== false;
+};
+
+/** The fields of a selection set by response key, through fragments, honouring @skip and @include. */
+const collect = (ctx: Context, set: SelectionSetNode, into: Fields = new Map()): Fields => {
+  for (const s of set.selections) {
+    if (!included(ctx, s)) continue;
+    if (s.kind === Kind.FIELD) {
+      const key = s.alias?.value ?? s.name.value;
+      into.set(key, [...(into.get(key) ?? []), s]);
+    } else if (s.kind === Kind.INLINE_FRAGMENT) {
+      collect(ctx, s.selectionSet, into);
+    } else {
+      const fragment = ctx.fragments[s.name.value];
+      if (fragment) collect(ctx, fragment.selectionSet, into);
+    }
+  }
+  return into;
+};
+
+/** The merged sub-selection of same-key fields (validation has made sure they agree). */
+const subfields = (ctx: Context, nodes: ReadonlyArray<FieldNode>): Fields => {
+  const into: Fields = new Map();
+  for (const n of nodes) if (n.selectionSet) collect(ctx, n.selectionSet, into);
+  return into;
+};
+
+const fieldDef = (type: GraphQLObjectType, name: string, path: string): GraphQLField<unknown, unknown> => {
+  const def = type.getFields()[name];
+  if (!def) throw new QueryRejected(`field ${name} not found in type: ${type.name}`, path);
+  return def;
+};
+
+interface ListArgs {
+  readonly where?: BoolExp;
+  readonly order_by?: ReadonlyArray<Readonly<Record<string, unknown>>>;
+  readonly limit?: number | null;
+  readonly offset?: number | null;
+  readonly distinct_on?: ReadonlyArray<string>;
+}
+
+interface OrderTerm {
+  readonly expr: string;
+  readonly direction: string;
+  /** The column when the term orders by a column of the table itself (for distinct_on and the index check). */
+  readonly column?: string;
+}
+
+/** order_by terms in the order written: the key order of the query text or of the variables as sent. */
+const orderTerms = (
+  ctx: Context,
+  table: TableModel,
+  alias: string,
+  coerced: Readonly<Record<string, unknown>>,
+  raw: unknown,
+): Array<OrderTerm> => {
+  const rawKeys = raw !== null && typeof raw === "object" ? Object.keys(raw) : [];
+  const keys = [
+    ...rawKeys.filter((k) => k in coerced),
+    ...Object.keys(coerced).filter((k) => !rawKeys.includes(k)),
+  ];
+  return keys.flatMap((key): Array<OrderTerm> => {
+    const value = coerced[key];
+    if (value === undefined || value === null) return [];
+    const rawValue = (raw as Record<string, unknown> | null)?.[key];
+    if (table.columns.has(key)) {
+      return [{ expr: column(alias, key), direction: value as string, column: key }];
+    }
+    const aggregate = key.endsWith("_aggregate")
+      ? table.relationships.get(key.slice(0, -"_aggregate".length))
+      : undefined;
+    if (aggregate) {
+      return aggregateOrderTerms(ctx, aggregate, alias, value as Record<string, unknown>, rawValue);
+    }
+    const r = table.relationships.get(key)!;
+    const target = ctx.model.tables.get(r.target)!;
+    const inner = ctx.b.alias();
+    return orderTerms(ctx, target, inner, value as Record<string, unknown>, rawValue).map((t) => ({
+      expr: `(select ${t.expr} from ${ident(target.name)} ${inner} where ${joinSql(r, alias, inner)})`,
+      direction: t.direction,
+    }));
+  });
+};
+
+const aggregateOrderTerms = (
+  ctx: Context,
+  r: Relationship,
+  alias: string,
+  value: Readonly<Record<string, unknown>>,
+  raw: unknown,
+): Array<OrderTerm> => {
+  const target = ctx.model.tables.get(r.target)!;
+  const sub = (fn: string) => {
+    const inner = ctx.b.alias();
+    return `(select ${fn.replaceAll("$t", inner)} from ${ident(target.name)} ${inner} where ${
+      joinSql(r, alias, inner)
+    })`;
+  };
+  const rawObject = (raw ?? {}) as Record<string, unknown>;
+  const keys = [
+    ...Object.keys(rawObject).filter((k) => k in value),
+    ...Object.keys(value).filter((k) => !(k in rawObject)),
+  ];
+  return keys.flatMap((fn): Array<OrderTerm> => {
+    const v = value[fn];
+    if (v === undefined || v === null) return [];
+    if (fn === "count") return [{ expr: sub("count(*)"), direction: v as string }];
+    const cols = v as Record<string, string>;
+    const rawCols = (rawObject[fn] ?? {}) as Record<string, unknown>;
+    const order = [
+      ...Object.keys(rawCols).filter((k) => k in cols),
+      ...Object.keys(cols).filter((k) => !(k in rawCols)),
+    ];
+    return order.flatMap((c) =>
+      cols[c] ? [{ expr: sub(`${fn}(${column("$t", c)})`), direction: cols[c]! }] : []
+    );
+  });
+};
+
+/** The argument as written, before coercion (for key order); undefined when absent. */
+const rawArgument = (ctx: Context, node: FieldNode, name: string): unknown => {
+  const arg = node.arguments?.find((a) => a.name.value === name);
+  return arg ? valueFromASTUntyped(arg.value, ctx.rawVariables) : undefined;
+};
+
+const asList = <A>(v: A | ReadonlyArray<A> | undefined): ReadonlyArray<A> =>
+  v === undefined ? [] : Array.isArray(v) ? v : [v as A];
+
+interface Rows {
+  /** `select ... from T alias where ... order by ... limit ...` with the row JSON as `j` and sort keys s0, s1.. */
+  readonly sql: string;
+  /** The json_agg ORDER BY over the subquery's output. */
+  readonly aggOrder: string;
+}
+
+/**
+ * Checks the limits and the index rule, and writes the row source of a list or aggregate over `table`
+ * (`join`: the correlation to the parent row, for array relationships).
+ */
+const rowSource = (
+  ctx: Context,
+  table: TableModel,
+  node: FieldNode,
+  args: ListArgs,
+  path: string,
+  projection: (alias: string) => ReadonlyArray<string>,
+  join: { readonly relationship: Relationship; readonly outer: string } | undefined,
+  aggregate: boolean,
+): Rows => {
+  const alias = ctx.b.alias();
+  if (args.limit != null && (args.limit < 0 || args.limit > maxLimit)) {
+    throw new QueryRejected(`limit must be from 0 to ${maxLimit}, got ${args.limit}`, `${path}.args.limit`);
+  }
+  if (args.offset != null && (args.offset < 0 || args.offset > maxOffset)) {
+    throw new QueryRejected(
+      `offset must be from 0 to ${maxOffset}, got ${args.offset}; page with a where on an indexed column instead`,
+      `${path}.args.offset`,
+    );
+  }
+  const terms = asList(args.order_by).flatMap((o, i) =>
+    orderTerms(ctx, table, alias, o, asList(rawArgument(ctx, node, "order_by"))[i])
+  );
+  const distinct = args.distinct_on ?? [];
+  if (distinct.length > 0) {
+    const leading = terms.slice(0, distinct.length).map((t) => t.column);
+    if (terms.length === 0) {
+      terms.push(
+        ...distinct.map((c) => ({ expr: column(alias, c), direction: "asc nulls last", column: c })),
+      );
+    } else if (!distinct.every((c) => leading.includes(c)) || leading.length < distinct.length) {
+      throw new QueryRejected(
+        `"distinct_on" columns must match the initial "order_by" columns`,
+        `${path}.args.distinct_on`,
+      );
+    }
+  }
+  if (join) {
+    const local = join.relationship.on[0]![1];
+    if (isLarge(table) && !indexedForRange(table, local) && !table.hashed.has(local)) {
+      throw new QueryRejected(
+        `${join.relationship.name} needs an index on ${table.name}(${local}), which this database lacks ` +
+          `(see schemas/db/extra_indexes.sql)`,
+        path,
+      );
+    }
+  } else if (isLarge(table) && !hasIndexedFilter(ctx.model, table, args.where)) {
+    const first = terms[0];
+    const orderedByIndex = terms.length === 0 ||
+      (first?.column !== undefined && indexedForRange(table, first.column));
+    const bounded = aggregate ? args.limit != null : true;
+    if (!orderedByIndex || !bounded || distinct.length > 0) {
+      throw new QueryRejected(
+        `${table.name} is a chain-sized table: filter it with _eq, _in or a range on an indexed column ` +
+          `(${indexedColumns(table)})${aggregate ? ", or set a limit" : ""}` +
+          `${!orderedByIndex ? ", or order it by an indexed column" : ""}`,
+        path,
+      );
+    }
+  }
+  const conditions = [
+    ...(join ? [joinSql(join.relationship, join.outer, alias)] : []),
+    ...(args.where ? [whereSql(ctx.b, ctx.model, table, alias, args.where, `${path}.args.where`)] : []),
+  ];
+  const limit = args.limit ?? (aggregate ? undefined : defaultLimit);
+  const sql = [
+    `select ${
+      distinct.length > 0 ? `distinct on (${distinct.map((c) => column(alias, c)).join(", ")}) ` : ""
+    }`,
+    [...projection(alias), ...terms.map((t, i) => `${t.expr} as s${i}`)].join(", "),
+    ` from ${ident(table.name)} ${alias}`,
+    conditions.length > 0 ? ` where ${conditions.map((c) => `(${c})`).join(" and ")}` : "",
+    terms.length > 0 ? ` order by ${terms.map((t) => `${t.expr} ${t.direction}`).join(", ")}` : "",
+    limit !== undefined ? ` limit ${ctx.b.param(String(limit))}::int8` : "",
+    args.offset ? ` offset ${ctx.b.param(String(args.offset))}::int8` : "",
+  ].join("");
+  return { sql, aggOrder: terms.map((t, i) => `r.s${i} ${t.direction}`).join(", ") };
+};
+
+/** Rows a level may return, for the nested-rows budget. */
+const levelRows = (args: ListArgs, aggregate: boolean) => args.limit ?? (aggregate ? 1 : defaultLimit);
+
+const budget = (rows: number, path: string) => {
+  if (rows > maxRows) {
+    throw new QueryRejected(
+      `this query could return up to ${rows} rows (each list's limit times its parents'; ${defaultLimit} when ` +
+        `not set); the maximum is ${maxRows}: set smaller limits on the nested lists`,
+      path,
+    );
+  }
+};
+
+/** A JSON array of the rows of `table` selected by `fields`. */
+const listSql = (
+  ctx: Context,
+  table: TableModel,
+  type: GraphQLObjectType,
+  node: FieldNode,
+  args: ListArgs,
+  fields: Fields,
+  path: string,
+  rows: number,
+  join?: { readonly relationship: Relationship; readonly outer: string },
+): string => {
+  const here = rows * levelRows(args, false);
+  budget(here, path);
+  const source = rowSource(
+    ctx,
+    table,
+    node,
+    args,
+    path,
+    (alias) => [`${rowJson(ctx, table, type, alias, fields, path, here)} as j`],
+    join,
+    false,
+  );
+  const order = source.aggOrder ? ` order by ${source.aggOrder}` : "";
+  return `(select coalesce(json_agg(r.j${order}), '[]'::json) from (${source.sql}) r)`;
+};
+
+/** `T_aggregate`: `aggregate { count sum {..} avg {..} min {..} max {..} }` over the filtered rows, and `nodes`. */
+const aggregateSql = (
+  ctx: Context,
+  table: TableModel,
+  type: GraphQLObjectType,
+  node: FieldNode,
+  args: ListArgs,
+  fields: Fields,
+  path: string,
+  rows: number,
+  join?: { readonly relationship: Relationship; readonly outer: string },
+): string => {
+  const used = new Map<string, string>(); // column -> its name in the row source (c0, c1, ...)
+  const input = (c: string) => {
+    if (!used.has(c)) used.set(c, `c${used.size}`);
+    return `r.${used.get(c)}`;
+  };
+  const pairs: Array<readonly [string, string]> = [];
+  let nodesNeeded = false;
+  for (const [key, nodes] of fields) {
+    const name = nodes[0]!.name.value;
+    const here = `${path}.selectionSet.${key}`;
+    if (name === "__typename") {
+      pairs.push([key, ctx.b.param(type.name)]);
+    } else if (name === "nodes") {
+      nodesNeeded = true;
+      pairs.push([key, "coalesce(json_agg(r.j), '[]'::json)"]);
+    } else if (name === "aggregate") {
+      const fieldsType = fieldDef(type, "aggregate", here).type as GraphQLObjectType;
+      pairs.push([key, aggregateFields(ctx, table, fieldsType, subfields(ctx, nodes), here, input)]);
+    } else {
+      throw new QueryRejected(`field ${name} not found in type: ${type.name}`, here);
+    }
+  }
+  // nodes without a limit still get the default one; the aggregate then covers those rows only, so say so
+  if (nodesNeeded && args.limit == null) {
+    throw new QueryRejected(
+      `nodes of ${table.name}_aggregate need a limit (at most ${maxLimit}), which the aggregate then covers too`,
+      `${path}.args.limit`,
+    );
+  }
+  const here = rows * (nodesNeeded ? levelRows(args, false) : 1);
+  budget(here, path);
+  const objectType = ctx.schema.getType(table.name) as GraphQLObjectType;
+  const nodeFields = new Map<string, Array<FieldNode>>();
+  for (const nodes of fields.values()) {
+    if (nodes[0]!.name.value === "nodes") {
+      for (const [k, v] of subfields(ctx, nodes)) nodeFields.set(k, v);
+    }
+  }
+  const source = rowSource(
+    ctx,
+    table,
+    node,
+    args,
+    path,
+    (alias) => [
+      ...(nodesNeeded
+        ? [`${rowJson(ctx, table, objectType, alias, nodeFields, `${path}.nodes`, here)} as j`]
+        : []),
+      ...[...used].map(([c, name]) => `${column(alias, c)} as ${name}`),
+      ...(nodesNeeded || used.size > 0 ? [] : ["1 as one"]),
+    ],
+    join,
+    true,
+  );
+  return `(select ${jsonObject(ctx.b, pairs)} from (${source.sql}) r)`;
+};
+
+const aggregateFields = (
+  ctx: Context,
+  table: TableModel,
+  type: GraphQLObjectType,
+  fields: Fields,
+  path: string,
+  input: (column: string) => string,
+): string => {
+  const pairs: Array<readonly [string, string]> = [];
+  for (const [key, nodes] of fields) {
+    const node = nodes[0]!;
+    const name = node.name.value;
+    const here = `${path}.selectionSet.${key}`;
+    if (name === "__typename") {
+      pairs.push([key, ctx.b.param(type.name)]);
+    } else if (name === "count") {
+      const args = getArgumentValues(fieldDef(type, "count", here), node, ctx.variables) as {
+        columns?: ReadonlyArray<string>;
+        distinct?: boolean | null;
+      };
+      const cols = asList(args.columns).map(input);
+      const distinct = args.distinct ? "distinct " : "";
+      pairs.push([
+        key,
+        cols.length === 0
+          ? (distinct ? "count(*)" : "count(*)")
+          : cols.length === 1
+          ? `count(${distinct}${cols[0]})`
+          : `count(${distinct}(${cols.join(", ")}))`,
+      ]);
+    } else if (["sum", "avg", "min", "max"].includes(name)) {
+      const fnType = fieldDef(type, name, here).type as GraphQLObjectType;
+      const inner: Array<readonly [string, string]> = [];
+      for (const [k, ns] of subfields(ctx, nodes)) {
+        const c = ns[0]!.name.value;
+        if (c === "__typename") {
+          inner.push([k, ctx.b.param(fnType.name)]);
+          continue;
+        }
+        const col = table.columns.get(c);
+        if (!col) throw new QueryRejected(`field ${c} not found in type: ${fnType.name}`, `${here}.${k}`);
+        inner.push([k, aggregateValue(name, col.scalar, input(c))]);
+      }
+      pairs.push([key, jsonObject(ctx.b, inner)]);
+    } else {
+      throw new QueryRejected(`field ${name} not found in type: ${type.name}`, here);
+    }
+  }
+  return jsonObject(ctx.b, pairs);
+};
+
+/** sum as an exact string, avg as a float, min/max in the column's own output form. */
+const aggregateValue = (fn: string, scalar: ScalarName, value: string): string => {
+  if (fn === "avg") return `avg(${value})::float8`;
+  if (fn === "sum") return scalar === "float8" ? `sum(${value})` : `sum(${value})::text`;
+  return outputSql(scalar, `${fn}(${value})`);
+};
+
+/** The JSON object of one row of `table` (under `alias`) with the fields asked for. */
+const rowJson = (
+  ctx: Context,
+  table: TableModel,
+  type: GraphQLObjectType,
+  alias: string,
+  fields: Fields,
+  path: string,
+  rows: number,
+): string => {
+  const pairs: Array<readonly [string, string]> = [];
+  for (const [key, nodes] of fields) {
+    const node = nodes[0]!;
+    const name = node.name.value;
+    const here = `${path}.selectionSet.${key}`;
+    if (name === "__typename") {
+      pairs.push([key, ctx.b.param(type.name)]);
+      continue;
+    }
+    const col = table.columns.get(name);
+    if (col) {
+      pairs.push([key, outputSql(col.scalar, column(alias, name))]);
+      continue;
+    }
+    const def = fieldDef(type, name, here);
+    const isAggregate = name.endsWith("_aggregate") && !table.relationships.has(name);
+    const r = table.relationships.get(isAggregate ? name.slice(0, -"_aggregate".length) : name);
+    if (!r) throw new QueryRejected(`field ${name} not found in type: ${type.name}`, here);
+    const target = ctx.model.tables.get(r.target)!;
+    const targetType = ctx.schema.getType(r.target) as GraphQLObjectType;
+    const sub = subfields(ctx, nodes);
+    if (r.kind === "object") {
+      const inner = ctx.b.alias();
+      const row = rowJson(ctx, target, targetType, inner, sub, here, rows);
+      pairs.push([
+        key,
+        `(select ${row} from ${ident(target.name)} ${inner} where ${joinSql(r, alias, inner)})`,
+      ]);
+      continue;
+    }
+    const args = getArgumentValues(def, node, ctx.variables) as ListArgs;
+    const join = { relationship: r, outer: alias };
+    pairs.push([
+      key,
+      isAggregate
+        ? aggregateSql(
+          ctx,
+          target,
+          ctx.schema.getType(`${r.target}_aggregate`) as GraphQLObjectType,
+          node,
+          args,
+          sub,
+          here,
+          rows,
+          join,
+        )
+        : listSql(ctx, target, targetType, node, args, sub, here, rows, join),
+    ]);
+  }
+  return jsonObject(ctx.b, pairs);
+};
+
+/** A root field: `T`, `T_by_pk` or `T_aggregate`. */
+const rootSql = (ctx: Context, key: string, nodes: ReadonlyArray<FieldNode>): string => {
+  const node = nodes[0]!;
+  const name = node.name.value;
+  const path = `$.selectionSet.${key}`;
+  const query = ctx.schema.getQueryType()!;
+  const def = fieldDef(query, name, path);
+  const args = getArgumentValues(def, node, ctx.variables);
+  const fields = subfields(ctx, nodes);
+  const table = ctx.model.tables.get(name);
+  if (table) {
+    return listSql(ctx, table, ctx.schema.getType(name) as GraphQLObjectType, node, args, fields, path, 1);
+  }
+  if (name.endsWith("_aggregate")) {
+    const t = ctx.model.tables.get(name.slice(0, -"_aggregate".length))!;
+    return aggregateSql(ctx, t, ctx.schema.getType(name) as GraphQLObjectType, node, args, fields, path, 1);
+  }
+  const t = ctx.model.tables.get(name.slice(0, -"_by_pk".length))!;
+  const alias = ctx.b.alias();
+  const key_ = t.primaryKey.map((c) => {
+    const col = t.columns.get(c)!;
+    const value = args[c];
+    return `${column(alias, c)} = ${byPkParameter(ctx.b, col.scalar, value)}`;
+  });
+  const row = rowJson(ctx, t, ctx.schema.getType(t.name) as GraphQLObjectType, alias, fields, path, 1);
+  return `(select ${row} from ${ident(t.name)} ${alias} where ${key_.join(" and ")})`;
+};
+
+const byPkParameter = (b: SqlBuilder, scalar: ScalarName, value: unknown) => {
+  const placeholder = b.param(typeof value === "number" ? String(value) : value);
+  return scalar === "bigint"
+    ? `${placeholder}::int8`
+    : scalar === "Int"
+    ? `${placeholder}::int4`
+    : placeholder;
+};
+
+const introspective = (name: string) => name === "__schema" || name === "__type" || name === "__typename";
+
+export const compileQuery = (
+  schema: GraphQLSchema,
+  model: SchemaModel,
+  operation: OperationDefinitionNode,
+  fragments: Readonly<Record<string, FragmentDefinitionNode>>,
+  variables: Readonly<Record<string, unknown>>,
+  rawVariables: Readonly<Record<string, unknown>>,
+): CompiledQuery => {
+  const ctx: Context = { b: new SqlBuilder(), schema, model, fragments, variables, rawVariables };
+  const roots = collect(ctx, operation.selectionSet);
+  const keys = [...roots.keys()];
+  const introspection = keys.filter((k) => introspective(roots.get(k)![0]!.name.value));
+  const pairs = keys.filter((k) => !introspection.includes(k)).map((k) =>
+    [k, rootSql(ctx, k, roots.get(k)!)] as const
+  );
+  const sql = pairs.length === 0 ? undefined : `select ${jsonObject(ctx.b, pairs)}::text as data`;
+  return { sql, params: ctx.b.params, introspection, keys };
+};
