@@ -280,8 +280,16 @@ const rowSource = (
   return { sql, aggOrder: terms.map((t, i) => `r.s${i} ${t.direction}`).join(", ") };
 };
 
-/** Rows a level may return, for the nested-rows budget. */
-const levelRows = (args: ListArgs, aggregate: boolean) => args.limit ?? (aggregate ? 1 : defaultLimit);
+/** Rows a level may return, for the nested-rows budget: its limit, or fewer when a unique column is matched. */
+const levelRows = (table: TableModel, args: ListArgs) => {
+  const limit = args.limit ?? defaultLimit;
+  const matched = Object.entries(args.where ?? {}).flatMap(([key, ops]) => {
+    if (!table.unique.has(key) || ops === null || typeof ops !== "object") return [];
+    const { _eq, _in } = ops as { _eq?: unknown; _in?: ReadonlyArray<unknown> };
+    return _eq != null ? [1] : Array.isArray(_in) ? [_in.length] : [];
+  });
+  return Math.min(limit, ...matched);
+};
 
 const budget = (rows: number, path: string) => {
   if (rows > maxRows) {
@@ -305,7 +313,7 @@ const listSql = (
   rows: number,
   join?: { readonly relationship: Relationship; readonly outer: string },
 ): string => {
-  const here = rows * levelRows(args, false);
+  const here = rows * levelRows(table, args);
   budget(here, path);
   const source = rowSource(
     ctx,
@@ -320,6 +328,9 @@ const listSql = (
   const order = source.aggOrder ? ` order by ${source.aggOrder}` : "";
   return `(select coalesce(json_agg(r.j${order}), '[]'::json) from (${source.sql}) r)`;
 };
+
+/** Stands for the nodes array until the row source (and its order) is known. */
+const nodesMarker = "\u0000nodes";
 
 /** `T_aggregate`: `aggregate { count sum {..} avg {..} min {..} max {..} }` over the filtered rows, and `nodes`. */
 const aggregateSql = (
@@ -344,10 +355,10 @@ const aggregateSql = (
     const name = nodes[0]!.name.value;
     const here = `${path}.selectionSet.${key}`;
     if (name === "__typename") {
-      pairs.push([key, ctx.b.param(type.name)]);
+      pairs.push([key, `${ctx.b.param(type.name)}::text`]);
     } else if (name === "nodes") {
       nodesNeeded = true;
-      pairs.push([key, "coalesce(json_agg(r.j), '[]'::json)"]);
+      pairs.push([key, nodesMarker]);
     } else if (name === "aggregate") {
       const fieldsType = fieldDef(type, "aggregate", here).type as GraphQLObjectType;
       pairs.push([key, aggregateFields(ctx, table, fieldsType, subfields(ctx, nodes), here, input)]);
@@ -362,7 +373,7 @@ const aggregateSql = (
       `${path}.args.limit`,
     );
   }
-  const here = rows * (nodesNeeded ? levelRows(args, false) : 1);
+  const here = rows * (nodesNeeded ? levelRows(table, args) : 1);
   budget(here, path);
   const objectType = ctx.schema.getType(table.name) as GraphQLObjectType;
   const nodeFields = new Map<string, Array<FieldNode>>();
@@ -387,7 +398,11 @@ const aggregateSql = (
     join,
     true,
   );
-  return `(select ${jsonObject(ctx.b, pairs)} from (${source.sql}) r)`;
+  const nodesSql = `coalesce(json_agg(r.j${
+    source.aggOrder ? ` order by ${source.aggOrder}` : ""
+  }), '[]'::json)`;
+  const filled = pairs.map(([k, v]) => [k, v === nodesMarker ? nodesSql : v] as const);
+  return `(select ${jsonObject(ctx.b, filled)} from (${source.sql}) r)`;
 };
 
 const aggregateFields = (
@@ -404,7 +419,7 @@ const aggregateFields = (
     const name = node.name.value;
     const here = `${path}.selectionSet.${key}`;
     if (name === "__typename") {
-      pairs.push([key, ctx.b.param(type.name)]);
+      pairs.push([key, `${ctx.b.param(type.name)}::text`]);
     } else if (name === "count") {
       const args = getArgumentValues(fieldDef(type, "count", here), node, ctx.variables) as {
         columns?: ReadonlyArray<string>;
@@ -426,7 +441,7 @@ const aggregateFields = (
       for (const [k, ns] of subfields(ctx, nodes)) {
         const c = ns[0]!.name.value;
         if (c === "__typename") {
-          inner.push([k, ctx.b.param(fnType.name)]);
+          inner.push([k, `${ctx.b.param(fnType.name)}::text`]);
           continue;
         }
         const col = table.columns.get(c);
@@ -464,7 +479,7 @@ const rowJson = (
     const name = node.name.value;
     const here = `${path}.selectionSet.${key}`;
     if (name === "__typename") {
-      pairs.push([key, ctx.b.param(type.name)]);
+      pairs.push([key, `${ctx.b.param(type.name)}::text`]);
       continue;
     }
     const col = table.columns.get(name);

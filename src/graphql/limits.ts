@@ -18,8 +18,12 @@ export const maxDepth: Readonly<Record<Tier, number>> = { FREE: 3, PAID: 10 };
 export const defaultLimit = 100;
 export const maxLimit = 1000;
 export const maxOffset = 100_000;
-/** The product of the limits along any path of nested lists (a list of 100 blocks with 100 txs each = 10,000). */
-export const maxRows = 100_000;
+/**
+ * The product of the limits along any path of nested lists (100 blocks with 100 txs each = 10,000); a list
+ * filtered by equality on a unique column counts its values. Real fan-out is far smaller than the limits, so
+ * this only stops queries that could explode.
+ */
+export const maxRows = 1_000_000;
 /** Values in one `_in` / `_nin` list. */
 export const maxListValues = 1000;
 export const statementTimeoutMs = 10_000;

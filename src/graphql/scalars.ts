@@ -133,7 +133,14 @@ const scalar = (
     description,
     serialize: (v) => v,
     parseValue: parse,
-    parseLiteral: (node) => parseLiteral(node),
+    // the error names its node, so the answer's path points at the value in the query
+    parseLiteral: (node) => {
+      try {
+        return parseLiteral(node);
+      } catch (e) {
+        throw e instanceof GraphQLError ? new GraphQLError(e.message, { nodes: node }) : e;
+      }
+    },
   });
 
 const bigint = scalar(

@@ -33,6 +33,8 @@ export interface TableModel {
   readonly btree: ReadonlySet<string>;
   /** Columns that lead a hash index: usable for equality only. */
   readonly hashed: ReadonlySet<string>;
+  /** Columns with a single-column unique index (or primary key): an equality finds at most one row. */
+  readonly unique: ReadonlySet<string>;
   readonly estimatedRows: number;
   readonly relationships: ReadonlyMap<string, Relationship>;
 }
@@ -87,8 +89,9 @@ const readCatalog = (sql: SqlClient) =>
        and k.table_name = tc.table_name
       where tc.constraint_type = 'PRIMARY KEY' and tc.table_schema = current_schema()
       order by tc.table_name, k.ordinal_position`,
-    indexes: sql<{ table: string; column: string; method: string }>`
-      select c.relname as "table", a.attname as "column", am.amname as "method"
+    indexes: sql<{ table: string; column: string; method: string; unique: boolean }>`
+      select c.relname as "table", a.attname as "column", am.amname as "method",
+             i.indisunique and i.indnkeyatts = 1 as "unique"
       from pg_index i
       join pg_class c on c.oid = i.indrelid
       join pg_namespace n on n.oid = c.relnamespace
@@ -178,6 +181,7 @@ export const readSchemaModel = (sql: SqlClient): Effect.Effect<SchemaModel, SqlE
         primaryKey: pick(catalog.primaryKeys, name).map((k) => k.column),
         btree: new Set(indexes.filter((i) => i.method === "btree").map((i) => i.column)),
         hashed: new Set(indexes.filter((i) => i.method === "hash").map((i) => i.column)),
+        unique: new Set(indexes.filter((i) => i.unique).map((i) => i.column)),
         estimatedRows: pick(catalog.sizes, name)[0]?.rows ?? 0,
         relationships: relationships.get(name)!,
       });
