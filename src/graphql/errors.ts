@@ -31,10 +31,11 @@ export const pathOf = (document: DocumentNode, target: ASTNode | undefined): str
   if (!target) return "$.query";
   let found = "$.query";
   visit(document, {
-    enter(node, _key, _parent, _path, ancestors) {
+    enter(node, _key, parent, _path, ancestors) {
       if (node !== target) return undefined;
-      const chain = ancestors.filter((a): a is ASTNode =>
-        !Array.isArray(a) && typeof a === "object" && "kind" in a
+      // ancestors stop before the parent, which is the object field or argument holding a value
+      const chain = [...ancestors, parent].filter((a): a is ASTNode =>
+        a !== undefined && !Array.isArray(a) && typeof a === "object" && "kind" in a
       );
       found = describe([...chain, node]);
       return BREAK;
