@@ -5,6 +5,7 @@
  * it issued (1 for any query that reads the database, 0 for introspection alone).
  */
 import type { SqlClient } from "@effect/sql/SqlClient";
+import type { SqlError } from "@effect/sql/SqlError";
 import { Effect } from "effect";
 import {
   type DocumentNode,
@@ -54,23 +55,46 @@ type Prepared =
     readonly variables: Record<string, unknown>;
   };
 
-/** Everything before the database: the documented errors for what is wrong with the query. */
-const prepare = (schema: GraphqlSchema, request: GraphqlRequest, tier: Tier): Prepared => {
-  let document: DocumentNode;
+type Checked = { readonly errors: ReadonlyArray<GraphqlError> } | { readonly document: DocumentNode };
+
+/**
+ * Parsed and validated documents by query text, per schema. Clients send the same query text again and again
+ * with other variables, and validation costs more CPU than compiling; what it finds depends on the text alone.
+ */
+const checkedDocuments = new WeakMap<GraphqlSchema, Map<string, Checked>>();
+const maxCheckedDocuments = 1000;
+/** Longer texts are checked every time, so the cache stays small (1000 × 16 KiB at most). */
+const maxCachedQueryLength = 16 * 1024;
+
+const check = (schema: GraphqlSchema, query: string): Checked => {
+  let cache = checkedDocuments.get(schema);
+  if (!cache) checkedDocuments.set(schema, cache = new Map());
+  const cached = cache.get(query);
+  if (cached) return cached;
+  let checked: Checked;
   try {
-    document = parse(request.query, { maxTokens });
-  } catch (e) {
-    const message = e instanceof GraphQLError ? e.message : String(e);
-    return { errors: [graphqlError(message, "$.query", "parse-failed")] };
-  }
-  const invalid = validate(schema.schema, document);
-  if (invalid.length > 0) {
-    return {
+    const document = parse(query, { maxTokens });
+    const invalid = validate(schema.schema, document);
+    checked = invalid.length === 0 ? { document } : {
       errors: invalid.map((e) =>
         graphqlError(e.message, pathOf(document, e.nodes?.[0]), "validation-failed")
       ),
     };
+  } catch (e) {
+    const message = e instanceof GraphQLError ? e.message : String(e);
+    checked = { errors: [graphqlError(message, "$.query", "parse-failed")] };
   }
+  if (query.length > maxCachedQueryLength) return checked;
+  if (cache.size >= maxCheckedDocuments) cache.clear();
+  cache.set(query, checked);
+  return checked;
+};
+
+/** Everything before the database: the documented errors for what is wrong with the query. */
+const prepare = (schema: GraphqlSchema, request: GraphqlRequest, tier: Tier): Prepared => {
+  const checked = check(schema, request.query);
+  if ("errors" in checked) return checked;
+  const { document } = checked;
   const operation = getOperationAST(document, request.operationName);
   if (!operation) {
     const message = request.operationName
@@ -98,14 +122,27 @@ const prepare = (schema: GraphqlSchema, request: GraphqlRequest, tier: Tier): Pr
   return { document, operation, fragments, variables: coerced.coerced };
 };
 
-/** BEGIN; SET LOCAL statement_timeout; the statement; COMMIT: the timeout ends with the transaction. */
-const runStatement = (sql: SqlClient, text: string, params: ReadonlyArray<unknown>) =>
-  sql.withTransaction(
-    Effect.zipRight(
-      sql.unsafe(`set local statement_timeout = ${statementTimeoutMs}`),
-      sql.unsafe<{ data: string }>(text, params as Array<unknown>),
-    ),
-  );
+/**
+ * The statement under a timeout that ends with its transaction: BEGIN and SET LOCAL go in one round trip (a
+ * constant text, no parameters), then the statement, then COMMIT (a rollback when the statement failed).
+ */
+export const runStatement = (
+  sql: SqlClient,
+  text: string,
+  params: ReadonlyArray<unknown>,
+  timeoutMs: number = statementTimeoutMs,
+) =>
+  Effect.scoped(Effect.gen(function* () {
+    const connection = yield* sql.reserve;
+    yield* connection.executeUnprepared(
+      `begin read only; set local statement_timeout = ${Math.round(timeoutMs)}`,
+      [],
+      undefined,
+    );
+    return yield* connection.execute(text, params, undefined).pipe(
+      Effect.ensuring(Effect.ignore(connection.executeUnprepared("commit", [], undefined))),
+    ) as Effect.Effect<ReadonlyArray<{ data: string }>, SqlError>;
+  }));
 
 const isTimeout = (e: { readonly cause?: unknown; readonly message: string }) =>
   /statement timeout/i.test(e.message) ||
