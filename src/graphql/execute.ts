@@ -148,13 +148,19 @@ const isTimeout = (e: { readonly cause?: unknown; readonly message: string }) =>
   /statement timeout/i.test(e.message) ||
   /statement timeout/i.test(String((e.cause as Error)?.message ?? ""));
 
-export const executeGraphql = (
+/** SQLSTATE class 22 (data exception): a value PostgreSQL refuses, such as 2026-02-30; the query's fault. */
+const dataException = (e: { readonly cause?: unknown }): string | undefined => {
+  const cause = e.cause as { code?: unknown; message?: unknown } | undefined;
+  return typeof cause?.code === "string" && cause.code.startsWith("22") ? String(cause.message) : undefined;
+};
+
+export const executeGraphql: (
   schema: GraphqlSchema,
   sql: SqlClient,
   request: GraphqlRequest,
   tier: Tier,
-): Effect.Effect<GraphqlAnswer> =>
-  Effect.gen(function* () {
+) => Effect.Effect<GraphqlAnswer> = Effect.fn("graphql.execute")(
+  function* (schema: GraphqlSchema, sql: SqlClient, request: GraphqlRequest, tier: Tier) {
     const prepared = prepare(schema, request, tier);
     if ("errors" in prepared) return failed(prepared.errors);
     const { document, operation, fragments, variables } = prepared;
@@ -182,7 +188,9 @@ export const executeGraphql = (
         Effect.catchAll((e) =>
           Effect.as(
             Effect.logWarning(`GraphQL statement failed: ${e.message}`),
-            isTimeout(e)
+            dataException(e) !== undefined
+              ? { error: graphqlError(`a value was refused: ${dataException(e)}`, "$", "validation-failed") }
+              : isTimeout(e)
               ? {
                 error: graphqlError(
                   `the query ran longer than ${
@@ -241,4 +249,5 @@ export const executeGraphql = (
       merged[key] = key in fromSql ? fromSql[key] : introspected.data?.[key];
     }
     return { body: JSON.stringify({ data: merged }), statements };
-  });
+  },
+);

@@ -85,7 +85,7 @@ const integerText = (scalar: string, value: unknown): string => {
 
 const decimalText = (value: unknown): string => {
   if (typeof value === "number" && Number.isFinite(value)) return String(value);
-  if (typeof value === "string" && /^-?\d{1,40}(\.\d{1,40})?$/.test(value)) return value;
+  if (typeof value === "string" && /^-?\d{1,40}(\.\d{1,40})?([eE][-+]?\d{1,3})?$/.test(value)) return value;
   throw invalid(
     "numeric",
     `expected a decimal number (a number, or a decimal in a string), got ${JSON.stringify(value)}`,

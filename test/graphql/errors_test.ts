@@ -80,6 +80,21 @@ Deno.test({
         assert.match(nullValue!.message, /_is_null/);
       });
 
+      await t.step(
+        "values only PostgreSQL can refuse (an impossible date) are the query's fault too",
+        async () => {
+          const [date] = await errorsOf(
+            f.paid.request(`{ block(where: {time: {_gt: "2026-02-30T00:00:00"}}) { id } }`),
+          );
+          assert.equal(date!.extensions.code, "validation-failed");
+          assert.match(date!.message, /a value was refused: date\/time field value out of range/);
+          const exponent = await f.paid.request<Json>(
+            `{ pool_update(where: {pledge: {_gt: 1e5}}, limit: 1) { id } }`,
+          );
+          assert.equal(exponent.pool_update.length, 1);
+        },
+      );
+
       await t.step("SQL injection in strings, patterns, hex and names is only ever data", async () => {
         const attempts = [
           "'; drop table block; --",
