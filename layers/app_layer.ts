@@ -33,7 +33,7 @@ export const makeAppLayer = (config: AppConfigShape) => {
     configLayer,
     chains,
     ChainClockLive.pipe(Layer.provide(chains)),
-    GraphqlSchemasLive.pipe(Layer.provide(chains)),
+    GraphqlSchemasLive.pipe(Layer.provide(Layer.merge(chains, configLayer))),
     serviceDb,
     access,
     CacheMemory,

@@ -123,8 +123,9 @@ const prepare = (schema: GraphqlSchema, request: GraphqlRequest, tier: Tier): Pr
 };
 
 /**
- * The statement under a timeout that ends with its transaction: BEGIN and SET LOCAL go in one round trip (a
- * constant text, no parameters), then the statement, then COMMIT (a rollback when the statement failed).
+ * The statement under a timeout that ends with its transaction, for sessions that do not carry the timeout (the
+ * embedded PGlite's single session): BEGIN and SET LOCAL in one round trip (a constant text, no parameters),
+ * the statement, then COMMIT (a rollback when the statement failed).
  */
 export const runStatement = (
   sql: SqlClient,
@@ -156,11 +157,10 @@ const dataException = (e: { readonly cause?: unknown }): string | undefined => {
 
 export const executeGraphql: (
   schema: GraphqlSchema,
-  sql: SqlClient,
   request: GraphqlRequest,
   tier: Tier,
 ) => Effect.Effect<GraphqlAnswer> = Effect.fn("graphql.execute")(
-  function* (schema: GraphqlSchema, sql: SqlClient, request: GraphqlRequest, tier: Tier) {
+  function* (schema: GraphqlSchema, request: GraphqlRequest, tier: Tier) {
     const prepared = prepare(schema, request, tier);
     if ("errors" in prepared) return failed(prepared.errors);
     const { document, operation, fragments, variables } = prepared;
@@ -183,7 +183,10 @@ export const executeGraphql: (
     }
     let data: Record<string, unknown> | string = "{}";
     if (compiled.sql !== undefined) {
-      const rows = yield* runStatement(sql, compiled.sql, compiled.params).pipe(
+      const statement = schema.limitedSessions
+        ? schema.sql.unsafe<{ data: string }>(compiled.sql, compiled.params as Array<unknown>)
+        : runStatement(schema.sql, compiled.sql, compiled.params);
+      const rows = yield* statement.pipe(
         Effect.map((r) => ({ ok: r[0]!.data })),
         Effect.catchAll((e) =>
           Effect.as(

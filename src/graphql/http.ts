@@ -5,7 +5,6 @@
  * the request issued (1 for any query that reads the database).
  */
 import { Effect } from "effect";
-import { ChainDatabases } from "@layers/chain_db.ts";
 import { GraphqlSchemas } from "@layers/graphql_schemas.ts";
 import type { Tier } from "@layers/key_store.ts";
 import type { Network } from "@schemas/network.ts";
@@ -61,7 +60,7 @@ export const graphqlHttp = (
   request: Request,
   network: Network,
   tier: Tier,
-): Effect.Effect<Response, never, ChainDatabases | GraphqlSchemas> =>
+): Effect.Effect<Response, never, GraphqlSchemas> =>
   Effect.gen(function* () {
     const declared = Number(request.headers.get("content-length") ?? 0);
     const text = declared > maxBodyBytes
@@ -73,7 +72,6 @@ export const graphqlHttp = (
     const parsed = readRequest(text);
     if (parsed instanceof Response) return parsed;
     const schema = (yield* GraphqlSchemas).get(network);
-    const sql = (yield* ChainDatabases).get(network).sql;
-    const result = yield* executeGraphql(schema, sql, parsed, tier);
+    const result = yield* executeGraphql(schema, parsed, tier);
     return answer(result.body, 200, result.statements);
   });
