@@ -9,16 +9,9 @@ import {
   type FieldNode,
   type FragmentDefinitionNode,
   getArgumentValues,
-  getDirectiveValues,
-  type GraphQLField,
-  GraphQLIncludeDirective,
   type GraphQLObjectType,
   type GraphQLSchema,
-  GraphQLSkipDirective,
-  Kind,
   type OperationDefinitionNode,
-  type SelectionSetNode,
-  valueFromASTUntyped,
 } from "graphql";
 import { type BoolExp, hasIndexedFilter, joinSql, whereSql } from "./filters.ts";
 import {
@@ -33,6 +26,9 @@ import {
 import { outputSql, type ScalarName } from "./scalars.ts";
 import type { Relationship, SchemaModel, TableModel } from "./schema_model.ts";
 import { column, ident, jsonObject, QueryRejected, SqlBuilder } from "./sql_text.ts";
+import { aggregateFields } from "./aggregates.ts";
+import { orderTerms } from "./order_by.ts";
+import { asList, collect, type Context, fieldDef, type Fields, rawArgument, subfields } from "./selection.ts";
 
 export interface CompiledQuery {
   /** One statement returning one row with one text column `data` (a JSON object), or undefined when no root
@@ -45,56 +41,6 @@ export interface CompiledQuery {
   readonly keys: ReadonlyArray<string>;
 }
 
-interface Context {
-  readonly b: SqlBuilder;
-  readonly schema: GraphQLSchema;
-  readonly model: SchemaModel;
-  readonly fragments: Readonly<Record<string, FragmentDefinitionNode>>;
-  /** Coerced variable values (graphql-js getVariableValues). */
-  readonly variables: Readonly<Record<string, unknown>>;
-  /** The variables as sent, for the key order of order_by objects (coercion reorders keys). */
-  readonly rawVariables: Readonly<Record<string, unknown>>;
-}
-
-type Fields = Map<string, Array<FieldNode>>;
-
-const included = (ctx: Context, node: { readonly directives?: ReadonlyArray<unknown> }) => {
-  // deno-lint-ignore no-explicit-any
-  const n = node as any;
-  if (getDirectiveValues(GraphQLSkipDirective, n, ctx.variables)?.if === true) return false;
-  return getDirectiveValues(GraphQLIncludeDirective, n, ctx.variables)?.if !== false;
-};
-
-/** The fields of a selection set by response key, through fragments, honouring @skip and @include. */
-const collect = (ctx: Context, set: SelectionSetNode, into: Fields = new Map()): Fields => {
-  for (const s of set.selections) {
-    if (!included(ctx, s)) continue;
-    if (s.kind === Kind.FIELD) {
-      const key = s.alias?.value ?? s.name.value;
-      into.set(key, [...(into.get(key) ?? []), s]);
-    } else if (s.kind === Kind.INLINE_FRAGMENT) {
-      collect(ctx, s.selectionSet, into);
-    } else {
-      const fragment = ctx.fragments[s.name.value];
-      if (fragment) collect(ctx, fragment.selectionSet, into);
-    }
-  }
-  return into;
-};
-
-/** The merged sub-selection of same-key fields (validation has made sure they agree). */
-const subfields = (ctx: Context, nodes: ReadonlyArray<FieldNode>): Fields => {
-  const into: Fields = new Map();
-  for (const n of nodes) if (n.selectionSet) collect(ctx, n.selectionSet, into);
-  return into;
-};
-
-const fieldDef = (type: GraphQLObjectType, name: string, path: string): GraphQLField<unknown, unknown> => {
-  const def = type.getFields()[name];
-  if (!def) throw new QueryRejected(`field ${name} not found in type: ${type.name}`, path);
-  return def;
-};
-
 interface ListArgs {
   readonly where?: BoolExp;
   readonly order_by?: ReadonlyArray<Readonly<Record<string, unknown>>>;
@@ -102,93 +48,6 @@ interface ListArgs {
   readonly offset?: number | null;
   readonly distinct_on?: ReadonlyArray<string>;
 }
-
-interface OrderTerm {
-  readonly expr: string;
-  readonly direction: string;
-  /** The column when the term orders by a column of the table itself (for distinct_on and the index check). */
-  readonly column?: string;
-}
-
-/** order_by terms in the order written: the key order of the query text or of the variables as sent. */
-const orderTerms = (
-  ctx: Context,
-  table: TableModel,
-  alias: string,
-  coerced: Readonly<Record<string, unknown>>,
-  raw: unknown,
-): Array<OrderTerm> => {
-  const rawKeys = raw !== null && typeof raw === "object" ? Object.keys(raw) : [];
-  const keys = [
-    ...rawKeys.filter((k) => k in coerced),
-    ...Object.keys(coerced).filter((k) => !rawKeys.includes(k)),
-  ];
-  return keys.flatMap((key): Array<OrderTerm> => {
-    const value = coerced[key];
-    if (value === undefined || value === null) return [];
-    const rawValue = (raw as Record<string, unknown> | null)?.[key];
-    if (table.columns.has(key)) {
-      return [{ expr: column(alias, key), direction: value as string, column: key }];
-    }
-    const aggregate = key.endsWith("_aggregate")
-      ? table.relationships.get(key.slice(0, -"_aggregate".length))
-      : undefined;
-    if (aggregate) {
-      return aggregateOrderTerms(ctx, aggregate, alias, value as Record<string, unknown>, rawValue);
-    }
-    const r = table.relationships.get(key)!;
-    const target = ctx.model.tables.get(r.target)!;
-    const inner = ctx.b.alias();
-    return orderTerms(ctx, target, inner, value as Record<string, unknown>, rawValue).map((t) => ({
-      expr: `(select ${t.expr} from ${ident(target.name)} ${inner} where ${joinSql(r, alias, inner)})`,
-      direction: t.direction,
-    }));
-  });
-};
-
-const aggregateOrderTerms = (
-  ctx: Context,
-  r: Relationship,
-  alias: string,
-  value: Readonly<Record<string, unknown>>,
-  raw: unknown,
-): Array<OrderTerm> => {
-  const target = ctx.model.tables.get(r.target)!;
-  const sub = (fn: string) => {
-    const inner = ctx.b.alias();
-    return `(select ${fn.replaceAll("$t", inner)} from ${ident(target.name)} ${inner} where ${
-      joinSql(r, alias, inner)
-    })`;
-  };
-  const rawObject = (raw ?? {}) as Record<string, unknown>;
-  const keys = [
-    ...Object.keys(rawObject).filter((k) => k in value),
-    ...Object.keys(value).filter((k) => !(k in rawObject)),
-  ];
-  return keys.flatMap((fn): Array<OrderTerm> => {
-    const v = value[fn];
-    if (v === undefined || v === null) return [];
-    if (fn === "count") return [{ expr: sub("count(*)"), direction: v as string }];
-    const cols = v as Record<string, string>;
-    const rawCols = (rawObject[fn] ?? {}) as Record<string, unknown>;
-    const order = [
-      ...Object.keys(rawCols).filter((k) => k in cols),
-      ...Object.keys(cols).filter((k) => !(k in rawCols)),
-    ];
-    return order.flatMap((c) =>
-      cols[c] ? [{ expr: sub(`${fn}(${column("$t", c)})`), direction: cols[c]! }] : []
-    );
-  });
-};
-
-/** The argument as written, before coercion (for key order); undefined when absent. */
-const rawArgument = (ctx: Context, node: FieldNode, name: string): unknown => {
-  const arg = node.arguments?.find((a) => a.name.value === name);
-  return arg ? valueFromASTUntyped(arg.value, ctx.rawVariables) : undefined;
-};
-
-const asList = <A>(v: A | ReadonlyArray<A> | undefined): ReadonlyArray<A> =>
-  v === undefined ? [] : Array.isArray(v) ? v : [v as A];
 
 interface Rows {
   /** `select ... from T alias where ... order by ... limit ...` with the row JSON as `j` and sort keys s0, s1.. */
@@ -403,64 +262,6 @@ const aggregateSql = (
   }), '[]'::json)`;
   const filled = pairs.map(([k, v]) => [k, v === nodesMarker ? nodesSql : v] as const);
   return `(select ${jsonObject(ctx.b, filled)} from (${source.sql}) r)`;
-};
-
-const aggregateFields = (
-  ctx: Context,
-  table: TableModel,
-  type: GraphQLObjectType,
-  fields: Fields,
-  path: string,
-  input: (column: string) => string,
-): string => {
-  const pairs: Array<readonly [string, string]> = [];
-  for (const [key, nodes] of fields) {
-    const node = nodes[0]!;
-    const name = node.name.value;
-    const here = `${path}.selectionSet.${key}`;
-    if (name === "__typename") {
-      pairs.push([key, `${ctx.b.param(type.name)}::text`]);
-    } else if (name === "count") {
-      const args = getArgumentValues(fieldDef(type, "count", here), node, ctx.variables) as {
-        columns?: ReadonlyArray<string>;
-        distinct?: boolean | null;
-      };
-      const cols = asList(args.columns).map(input);
-      const distinct = args.distinct ? "distinct " : "";
-      pairs.push([
-        key,
-        cols.length === 0
-          ? (distinct ? "count(*)" : "count(*)")
-          : cols.length === 1
-          ? `count(${distinct}${cols[0]})`
-          : `count(${distinct}(${cols.join(", ")}))`,
-      ]);
-    } else if (["sum", "avg", "min", "max"].includes(name)) {
-      const fnType = fieldDef(type, name, here).type as GraphQLObjectType;
-      const inner: Array<readonly [string, string]> = [];
-      for (const [k, ns] of subfields(ctx, nodes)) {
-        const c = ns[0]!.name.value;
-        if (c === "__typename") {
-          inner.push([k, `${ctx.b.param(fnType.name)}::text`]);
-          continue;
-        }
-        const col = table.columns.get(c);
-        if (!col) throw new QueryRejected(`field ${c} not found in type: ${fnType.name}`, `${here}.${k}`);
-        inner.push([k, aggregateValue(name, col.scalar, input(c))]);
-      }
-      pairs.push([key, jsonObject(ctx.b, inner)]);
-    } else {
-      throw new QueryRejected(`field ${name} not found in type: ${type.name}`, here);
-    }
-  }
-  return jsonObject(ctx.b, pairs);
-};
-
-/** sum as an exact string, avg as a float, min/max in the column's own output form. */
-const aggregateValue = (fn: string, scalar: ScalarName, value: string): string => {
-  if (fn === "avg") return `avg(${value})::float8`;
-  if (fn === "sum") return scalar === "float8" ? `sum(${value})` : `sum(${value})::text`;
-  return outputSql(scalar, `${fn}(${value})`);
 };
 
 /** The JSON object of one row of `table` (under `alias`) with the fields asked for. */
