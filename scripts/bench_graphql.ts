@@ -115,6 +115,8 @@ const wrk = async (c: Case, key: string) => {
       "-t2",
       `-c${connections}`,
       `-d${seconds}s`,
+      "--timeout",
+      "30s",
       "--latency",
       "-s",
       script,
