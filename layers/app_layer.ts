@@ -14,6 +14,7 @@ import { ChainDatabasesLive } from "./chain_db.ts";
 import { ChainClockLive } from "./chain_clock.ts";
 import { ChainTipsLive } from "./chain_tips.ts";
 import { NodeClientsLive } from "./node_client.ts";
+import { GraphqlSchemasLive } from "./graphql_schemas.ts";
 import { KeyStoreLive } from "./key_store.ts";
 import { RateLimiterMemory, RateLimiterRedis } from "./rate_limiter.ts";
 import { ServiceDatabaseLive } from "./service_db.ts";
@@ -39,6 +40,7 @@ export const makeAppLayer = (config: AppConfigShape) => {
     ChainClockLive.pipe(Layer.provide(chains)),
     tips,
     NodeClientsLive.pipe(Layer.provide(Layer.mergeAll(configLayer, chains, cache, tips))),
+    GraphqlSchemasLive.pipe(Layer.provide(Layer.merge(chains, configLayer))),
     serviceDb,
     access,
     cache,

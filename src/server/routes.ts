@@ -31,6 +31,9 @@ import { protocolParametersFromNode } from "@src/programs/protocol_parameters.ts
 import { txStatus } from "@src/programs/tx_status.ts";
 import { serve } from "@src/rest/endpoint.ts";
 import { docsAsset, docsPage, openApiDocument } from "@src/rest/openapi.ts";
+import type { GraphqlSchemas } from "@layers/graphql_schemas.ts";
+import { graphqlHttp } from "@src/graphql/http.ts";
+import { graphiqlAsset, graphiqlPage } from "@src/graphql/graphiql.ts";
 import { ogmiosHttp } from "./ogmios_http.ts";
 import { ogmiosWebSocket } from "./ogmios_ws.ts";
 import { json, restError } from "./responses.ts";
@@ -44,7 +47,8 @@ export type AppServices =
   | PriceFeed
   | RelayProbe
   | ChainTips
-  | NodeClients;
+  | NodeClients
+  | GraphqlSchemas;
 export type Program = Effect.Effect<Response, never, AppServices>;
 
 export interface RouteContext {
@@ -101,6 +105,16 @@ const ogmiosRoutes = (network: Network, base: string): Array<Route> => [
         ),
       ),
   },
+];
+
+const graphqlRoutes = (network: Network, path: string): Array<Route> => [
+  {
+    method: "POST",
+    path,
+    access: { family: "graphql", spend: "graphql" },
+    run: (ctx) => graphqlHttp(ctx.request, network, ctx.grant!.key.tier),
+  },
+  { method: "GET", path, access: "public", run: () => graphiqlPage(path) },
 ];
 
 export const routes: ReadonlyArray<Route> = [
@@ -227,6 +241,17 @@ export const routes: ReadonlyArray<Route> = [
     ({ path, query }) => explorerDReps.dreps(path.network, query),
     () => ({ "cache-control": "public, max-age=20" }),
   ),
+  ...graphqlRoutes("mainnet", "/v1/graphql"),
+  ...graphqlRoutes("preprod", "/v1/preprod/graphql"),
+  {
+    method: "GET",
+    path: "/v1/graphiql/:asset",
+    access: "public",
+    run: (ctx) =>
+      Effect.promise(async () =>
+        (await graphiqlAsset(ctx.params.asset!)) ?? restError(404, `No GraphiQL asset ${ctx.params.asset}`)
+      ),
+  },
   ...ogmiosRoutes("mainnet", "/v1/ogmios"),
   ...ogmiosRoutes("preprod", "/v1/preprod/ogmios"),
 ];

@@ -1,0 +1,74 @@
+/**
+ * `GraphqlSchemas`: per network, the GraphQL schema generated at start from that network's chain database (its
+ * catalog plus db-sync's implied references), the model the compiler reads it with, and where its statements
+ * run. On PostgreSQL that is a read-only pool of its own whose sessions carry the GraphQL statement timeout, so
+ * a query is one round trip; the embedded PGlite has one session, so there each statement gets the timeout in a
+ * transaction of its own (`limitedSessions` false).
+ */
+import * as Reactivity from "@effect/experimental/Reactivity";
+import type { SqlClient } from "@effect/sql/SqlClient";
+import { Context, Effect, Layer, Option, Redacted } from "effect";
+import type { GraphQLSchema } from "graphql";
+import type { Network } from "@schemas/network.ts";
+import { buildSchema } from "@src/graphql/build_schema.ts";
+import { statementTimeoutMs } from "@src/graphql/limits.ts";
+import { readSchemaModel, type SchemaModel } from "@src/graphql/schema_model.ts";
+import { ChainDatabaseError, ChainDatabases } from "./chain_db.ts";
+import { AppConfig, redactUrl } from "./config.ts";
+import { makePgSqlClient } from "./sql_pg.ts";
+
+export interface GraphqlSchema {
+  readonly schema: GraphQLSchema;
+  readonly model: SchemaModel;
+  /** Where GraphQL statements run. */
+  readonly sql: SqlClient;
+  /** True when every session of `sql` already has the statement timeout. */
+  readonly limitedSessions: boolean;
+}
+
+export class GraphqlSchemas extends Context.Tag("GraphqlSchemas")<GraphqlSchemas, {
+  readonly get: (network: Network) => GraphqlSchema;
+}>() {}
+
+/** Connections of the GraphQL pool per network (the chain pool has its own). */
+const graphqlConnections = 16;
+
+export const GraphqlSchemasLive: Layer.Layer<GraphqlSchemas, ChainDatabaseError, ChainDatabases | AppConfig> =
+  Layer.scoped(
+    GraphqlSchemas,
+    Effect.gen(function* () {
+      const chains = yield* ChainDatabases;
+      const config = yield* AppConfig;
+      const built = yield* Effect.forEach(chains.all, (chain) =>
+        Effect.gen(function* () {
+          const model = yield* readSchemaModel(chain.sql);
+          const url = config.networks[chain.network].databaseUrl;
+          const sql = Option.isSome(url)
+            ? yield* makePgSqlClient({
+              url: Redacted.value(url.value),
+              readOnly: true,
+              statementTimeoutMs,
+              maxConnections: graphqlConnections,
+              applicationName: `cardano-data-service/${chain.network}/graphql`,
+            }).pipe(
+              Effect.provide(Reactivity.layer),
+              Effect.mapError((e) => ({ message: `${redactUrl(url.value)}: ${e.message}` })),
+            )
+            : chain.sql;
+          const schema: GraphqlSchema = {
+            schema: buildSchema(model),
+            model,
+            sql,
+            limitedSessions: Option.isSome(url),
+          };
+          yield* Effect.logDebug(
+            `${chain.network}: GraphQL schema over ${model.tables.size} tables and views`,
+          );
+          return [chain.network, schema] as const;
+        }).pipe(
+          Effect.mapError((e) => new ChainDatabaseError(`${chain.network}: GraphQL: ${e.message}`)),
+        ));
+      const byNetwork = new Map(built);
+      return { get: (network: Network) => byNetwork.get(network)! };
+    }),
+  );

@@ -1,0 +1,231 @@
+/**
+ * GraphQL benchmark on a large db-sync database: for a few realistic queries, requests/s and p50/p99 latency
+ * through the service (wrk, POST, 32 connections, loopback), the SQL statements each request issued (the
+ * X-SQL-Statements header), and the same compiled statement run directly against the database with the same
+ * concurrency, measured in the same run. Ratio = service / direct.
+ *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/scale_360 npm run bench:graphql   (needs wrk)
+ * The database must hold a chain (npm run seed -- --scale 360 gives ~9 M tx_out rows).
+ */
+import * as Reactivity from "@effect/experimental/Reactivity";
+import { Effect, Exit, Scope } from "effect";
+import { type FragmentDefinitionNode, getOperationAST, getVariableValues, Kind, parse } from "graphql";
+import pg from "pg";
+import { makePgSqlClient } from "@layers/sql_pg.ts";
+import { buildSchema } from "@src/graphql/build_schema.ts";
+import { compileQuery } from "@src/graphql/compile.ts";
+import { readSchemaModel } from "@src/graphql/schema_model.ts";
+
+const databaseUrl = Deno.env.get("BENCH_DATABASE_URL") ?? "postgres://postgres@127.0.0.1:5432/scale_360";
+const seconds = Number(Deno.env.get("BENCH_SECONDS") ?? "8");
+const connections = Number(Deno.env.get("BENCH_CONNECTIONS") ?? "32");
+const port = 3312;
+
+interface Case {
+  readonly name: string;
+  readonly query: string;
+  readonly variables: Record<string, unknown>;
+}
+
+const scope = Effect.runSync(Scope.make());
+const sql = await Effect.runPromise(
+  makePgSqlClient({ url: databaseUrl, maxConnections: connections, readOnly: true }).pipe(
+    Scope.extend(scope),
+    Effect.provide(Reactivity.layer),
+  ),
+);
+const admin = new pg.Client({ connectionString: databaseUrl });
+await admin.connect();
+const one = async (text: string) => (await admin.query(text)).rows[0];
+const txHash = (await one(
+  `select encode(t.hash, 'hex') as h from tx t where t.id >= (select max(id) / 2 from tx)
+     and exists (select 1 from tx_out o join ma_tx_out m on m.tx_out_id = o.id where o.tx_id = t.id)
+   order by t.id limit 1`,
+)).h;
+const poolView = (await one(
+  "select h.view from pool_hash h join pool_update u on u.hash_id = h.id group by h.view order by count(*) desc limit 1",
+)).view;
+const epochNo = (await one("select max(epoch_no) as e from block")).e;
+await admin.end();
+
+const cases: Array<Case> = [
+  {
+    name: "latest blocks with their transactions",
+    query: `{ block(order_by: {id: desc}, limit: 10) {
+      block_no hash time tx_count slot_leader { pool_hash { view } }
+      txes(order_by: {block_index: asc}, limit: 20) { hash fee out_sum } } }`,
+    variables: {},
+  },
+  {
+    name: "transaction with inputs, outputs and assets",
+    query: `query Tx($hash: bytea!) { tx(where: {hash: {_eq: $hash}}) {
+      hash fee deposit size block { block_no epoch_no time }
+      tx_ins { tx_out_index out_tx { hash } tx_out { address value } }
+      tx_outs(order_by: {index: asc}) { index address value
+        ma_tx_outs { quantity multi_asset { policy name fingerprint } } } } }`,
+    variables: { hash: txHash },
+  },
+  {
+    name: "pool with its updates",
+    query: `query Pool($id: String!) { pool_hash(where: {view: {_eq: $id}}) { view
+      pool_updates(order_by: {id: desc}) { pledge margin fixed_cost active_epoch_no vrf_key_hash
+        pool_metadata_ref { url } pool_relays { ipv4 dns_name port } } } }`,
+    variables: { id: poolView },
+  },
+  {
+    name: "epoch aggregates (finished epoch)",
+    query: `query Epoch($e: Int!) {
+      epoch_finalized(where: {no: {_eq: $e}}) { no blk_count tx_count fees out_sum start_time end_time }
+      block_aggregate(where: {epoch_no: {_eq: $e}}) { aggregate { count sum { size tx_count } max { block_no } } }
+      ada_pots(where: {epoch_no: {_eq: $e}}) { epoch_no treasury reserves rewards utxo } }`,
+    variables: { e: epochNo - 1 },
+  },
+  {
+    // db-sync 13.7.2's epoch view sums the current epoch's blocks and transactions on every read
+    name: "latest epochs (db-sync's epoch view)",
+    query:
+      `{ epoch(order_by: {no: desc}, limit: 5) { no blk_count tx_count fees out_sum start_time end_time } }`,
+    variables: {},
+  },
+];
+
+/** The statement the service runs for a case, compiled by the same code from the same database's catalog. */
+const model = await Effect.runPromise(readSchemaModel(sql));
+const schema = buildSchema(model);
+const compiled = cases.map((c) => {
+  const document = parse(c.query);
+  const operation = getOperationAST(document)!;
+  const fragments: Record<string, FragmentDefinitionNode> = {};
+  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
+  const variables = getVariableValues(schema, operation.variableDefinitions ?? [], c.variables);
+  if (variables.errors) throw new Error(`${c.name}: ${variables.errors[0]!.message}`);
+  return compileQuery(schema, model, operation, fragments, variables.coerced, c.variables);
+});
+
+const wrk = async (c: Case, key: string) => {
+  const script = await Deno.makeTempFile({ suffix: ".lua" });
+  await Deno.writeTextFile(
+    script,
+    `wrk.method = "POST"\nwrk.body = ${
+      JSON.stringify(JSON.stringify({ query: c.query, variables: c.variables }))
+    }\n` +
+      `wrk.headers["Content-Type"] = "application/json"\nwrk.headers["apikey"] = "${key}"\n`,
+  );
+  const out = await new Deno.Command("wrk", {
+    args: [
+      "-t2",
+      `-c${connections}`,
+      `-d${seconds}s`,
+      "--timeout",
+      "30s",
+      "--latency",
+      "-s",
+      script,
+      `http://127.0.0.1:${port}/v1/graphql`,
+    ],
+    stdout: "piped",
+  }).output();
+  await Deno.remove(script);
+  const text = new TextDecoder().decode(out.stdout);
+  return {
+    rps: Number(text.match(/Requests\/sec:\s+([\d.]+)/)?.[1] ?? 0),
+    p50: text.match(/50%\s+([\d.]+\w+)/)?.[1] ?? "?",
+    p99: text.match(/99%\s+([\d.]+\w+)/)?.[1] ?? "?",
+    errors: Number(text.match(/Non-2xx or 3xx responses: (\d+)/)?.[1] ?? 0) +
+      Number(text.match(/timeout (\d+)/)?.[1] ?? 0),
+  };
+};
+
+/** The compiled statement without HTTP: `connections` fibers running it for `seconds`; rate and p99. */
+const direct = (text: string, params: ReadonlyArray<unknown>) =>
+  Effect.gen(function* () {
+    const until = Date.now() + seconds * 1000;
+    const latencies: Array<number> = [];
+    const worker = Effect.whileLoop({
+      while: () => Date.now() < until,
+      body: () =>
+        Effect.suspend(() => {
+          const started = performance.now();
+          return Effect.ignore(sql.unsafe(text, params as Array<unknown>)).pipe(
+            Effect.tap(() => void latencies.push(performance.now() - started)),
+          );
+        }),
+      step: () => {},
+    });
+    yield* Effect.all(Array.from({ length: connections }, () => worker), { concurrency: "unbounded" });
+    latencies.sort((a, b) => a - b);
+    return { rps: latencies.length / seconds, p99: latencies[Math.floor(latencies.length * 0.99)] ?? 0 };
+  });
+
+const serviceDb = `bench_graphql_service_${Date.now()}`;
+const adminUrl = new URL(databaseUrl);
+adminUrl.pathname = "/postgres";
+const a2 = new pg.Client({ connectionString: adminUrl.toString() });
+await a2.connect();
+await a2.query(`create database ${serviceDb}`);
+const serviceUrl = new URL(databaseUrl);
+serviceUrl.pathname = `/${serviceDb}`;
+const dataDir = await Deno.makeTempDir();
+const env = {
+  DATA_DIR: dataDir,
+  PORT: String(port),
+  MAINNET_DATABASE_URL: databaseUrl,
+  PREPROD_DATABASE_URL: databaseUrl,
+  SERVICE_DATABASE_URL: serviceUrl.toString(),
+  RATE_LIMIT_PAID: "0",
+  GRAPHQL_RATE_PAID: "0",
+  REDIS_URL: "",
+  LOG_LEVEL: "warning",
+  NO_COLOR: "1",
+};
+const created = await new Deno.Command(Deno.execPath(), {
+  args: ["run", "-A", "scripts/keys.ts", "create", "--tier", "paid", "--name", "bench"],
+  env,
+  stdout: "piped",
+}).output();
+const key = new TextDecoder().decode(created.stdout).trim().split("\n").pop()!;
+const service = new Deno.Command(Deno.execPath(), { args: ["run", "-A", "src/main.ts"], env, stdout: "null" })
+  .spawn();
+try {
+  for (let i = 0; i < 300; i++) {
+    try {
+      await (await fetch(`http://127.0.0.1:${port}/health`)).body?.cancel();
+      break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  console.log(
+    `database ${new URL(databaseUrl).pathname.slice(1)}; ${connections} concurrent; ${seconds} s each\n`,
+  );
+  console.log(
+    "| query | service req/s | p50 | p99 | SQL statements | direct query/s | direct p99 | ratio | errors |",
+  );
+  console.log("|---|---|---|---|---|---|---|---|---|");
+  for (const [i, c] of cases.entries()) {
+    const probe = await fetch(`http://127.0.0.1:${port}/v1/graphql`, {
+      method: "POST",
+      headers: { apikey: key, "content-type": "application/json" },
+      body: JSON.stringify({ query: c.query, variables: c.variables }),
+    });
+    const answer = await probe.json();
+    if (answer.errors) throw new Error(`${c.name}: ${JSON.stringify(answer.errors)}`);
+    const statements = probe.headers.get("x-sql-statements");
+    await wrk(c, key); // warm-up
+    const served = await wrk(c, key);
+    const baseline = await Effect.runPromise(direct(compiled[i]!.sql!, compiled[i]!.params));
+    console.log(
+      `| ${c.name} | ${Math.round(served.rps)} | ${served.p50} | ${served.p99} | ${statements} | ` +
+        `${Math.round(baseline.rps)} | ${baseline.p99.toFixed(1)}ms | ${
+          (served.rps / baseline.rps).toFixed(2)
+        } | ` +
+        `${served.errors} |`,
+    );
+  }
+} finally {
+  service.kill("SIGTERM");
+  await service.status;
+  await Effect.runPromise(Scope.close(scope, Exit.void));
+  await a2.query(`drop database if exists ${serviceDb} with (force)`);
+  await a2.end();
+  await Deno.remove(dataDir, { recursive: true });
+}

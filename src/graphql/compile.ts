@@ -1,0 +1,385 @@
+/**
+ * A validated GraphQL query as ONE parameterised SQL statement that builds the whole `data` object as JSON in
+ * PostgreSQL: lists are json_agg over a LIMITed subquery, object relationships correlated subqueries on the
+ * referenced key, array relationships correlated subqueries on the referencing column, aggregates count/sum/
+ * avg/min/max over the filtered rows. Never a statement per row or per relationship, and nothing from the query
+ * text is spliced into SQL: values and response keys are parameters, identifiers come from the schema model.
+ */
+import {
+  type FieldNode,
+  type FragmentDefinitionNode,
+  getArgumentValues,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from "graphql";
+import { type BoolExp, hasIndexedFilter, joinSql, whereSql } from "./filters.ts";
+import {
+  defaultLimit,
+  indexedColumns,
+  indexedForRange,
+  isLarge,
+  maxLimit,
+  maxOffset,
+  maxRows,
+} from "./limits.ts";
+import { outputSql, type ScalarName } from "./scalars.ts";
+import type { Relationship, SchemaModel, TableModel } from "./schema_model.ts";
+import { column, ident, jsonObject, QueryRejected, SqlBuilder } from "./sql_text.ts";
+import { aggregateFields } from "./aggregates.ts";
+import { orderTerms } from "./order_by.ts";
+import { asList, collect, type Context, fieldDef, type Fields, rawArgument, subfields } from "./selection.ts";
+
+export interface CompiledQuery {
+  /** One statement returning one row with one text column `data` (a JSON object), or undefined when no root
+   * field reads the database (introspection only). */
+  readonly sql: string | undefined;
+  readonly params: ReadonlyArray<unknown>;
+  /** Root response keys answered by introspection (`__schema`, `__type`, `__typename`), in query order. */
+  readonly introspection: ReadonlyArray<string>;
+  /** All root response keys in query order. */
+  readonly keys: ReadonlyArray<string>;
+}
+
+interface ListArgs {
+  readonly where?: BoolExp;
+  readonly order_by?: ReadonlyArray<Readonly<Record<string, unknown>>>;
+  readonly limit?: number | null;
+  readonly offset?: number | null;
+  readonly distinct_on?: ReadonlyArray<string>;
+}
+
+interface Rows {
+  /** `select ... from T alias where ... order by ... limit ...` with the row JSON as `j` and sort keys s0, s1.. */
+  readonly sql: string;
+  /** The json_agg ORDER BY over the subquery's output. */
+  readonly aggOrder: string;
+}
+
+/**
+ * Checks the limits and the index rule, and writes the row source of a list or aggregate over `table`
+ * (`join`: the correlation to the parent row, for array relationships).
+ */
+const rowSource = (
+  ctx: Context,
+  table: TableModel,
+  node: FieldNode,
+  args: ListArgs,
+  path: string,
+  projection: (alias: string) => ReadonlyArray<string>,
+  join: { readonly relationship: Relationship; readonly outer: string } | undefined,
+  aggregate: boolean,
+): Rows => {
+  const alias = ctx.b.alias();
+  if (args.limit != null && (args.limit < 0 || args.limit > maxLimit)) {
+    throw new QueryRejected(`limit must be from 0 to ${maxLimit}, got ${args.limit}`, `${path}.args.limit`);
+  }
+  if (args.offset != null && (args.offset < 0 || args.offset > maxOffset)) {
+    throw new QueryRejected(
+      `offset must be from 0 to ${maxOffset}, got ${args.offset}; page with a where on an indexed column instead`,
+      `${path}.args.offset`,
+    );
+  }
+  const terms = asList(args.order_by).flatMap((o, i) =>
+    orderTerms(ctx, table, alias, o, asList(rawArgument(ctx, node, "order_by"))[i])
+  );
+  const distinct = args.distinct_on ?? [];
+  if (distinct.length > 0) {
+    const leading = terms.slice(0, distinct.length).map((t) => t.column);
+    if (terms.length === 0) {
+      terms.push(
+        ...distinct.map((c) => ({ expr: column(alias, c), direction: "asc nulls last", column: c })),
+      );
+    } else if (!distinct.every((c) => leading.includes(c)) || leading.length < distinct.length) {
+      throw new QueryRejected(
+        `"distinct_on" columns must match the initial "order_by" columns`,
+        `${path}.args.distinct_on`,
+      );
+    }
+  }
+  if (join) {
+    const local = join.relationship.on[0]![1];
+    if (isLarge(table) && !indexedForRange(table, local) && !table.hashed.has(local)) {
+      throw new QueryRejected(
+        `${join.relationship.name} needs an index on ${table.name}(${local}), which this database lacks ` +
+          `(see schemas/db/extra_indexes.sql)`,
+        path,
+      );
+    }
+  } else if (isLarge(table) && !hasIndexedFilter(ctx.model, table, args.where)) {
+    const first = terms[0];
+    const orderedByIndex = terms.length === 0 ||
+      (first?.column !== undefined && indexedForRange(table, first.column));
+    const bounded = aggregate ? args.limit != null : true;
+    if (!orderedByIndex || !bounded || distinct.length > 0) {
+      throw new QueryRejected(
+        `${table.name} is a chain-sized table: filter it with _eq, _in or a range on an indexed column ` +
+          `(${indexedColumns(table)})${aggregate ? ", or set a limit" : ""}` +
+          `${!orderedByIndex ? ", or order it by an indexed column" : ""}`,
+        path,
+      );
+    }
+  }
+  const conditions = [
+    ...(join ? [joinSql(join.relationship, join.outer, alias)] : []),
+    ...(args.where ? [whereSql(ctx.b, ctx.model, table, alias, args.where, `${path}.args.where`)] : []),
+  ];
+  const limit = args.limit ?? (aggregate ? undefined : defaultLimit);
+  const sql = [
+    `select ${
+      distinct.length > 0 ? `distinct on (${distinct.map((c) => column(alias, c)).join(", ")}) ` : ""
+    }`,
+    [...projection(alias), ...terms.map((t, i) => `${t.expr} as s${i}`)].join(", "),
+    ` from ${ident(table.name)} ${alias}`,
+    conditions.length > 0 ? ` where ${conditions.map((c) => `(${c})`).join(" and ")}` : "",
+    terms.length > 0 ? ` order by ${terms.map((t) => `${t.expr} ${t.direction}`).join(", ")}` : "",
+    limit !== undefined ? ` limit ${ctx.b.param(String(limit))}::int8` : "",
+    args.offset ? ` offset ${ctx.b.param(String(args.offset))}::int8` : "",
+  ].join("");
+  return { sql, aggOrder: terms.map((t, i) => `r.s${i} ${t.direction}`).join(", ") };
+};
+
+/** Rows a level may return, for the nested-rows budget: its limit, or fewer when a unique column is matched. */
+const levelRows = (table: TableModel, args: ListArgs) => {
+  const limit = args.limit ?? defaultLimit;
+  const matched = Object.entries(args.where ?? {}).flatMap(([key, ops]) => {
+    if (!table.unique.has(key) || ops === null || typeof ops !== "object") return [];
+    const { _eq, _in } = ops as { _eq?: unknown; _in?: ReadonlyArray<unknown> };
+    return _eq != null ? [1] : Array.isArray(_in) ? [_in.length] : [];
+  });
+  return Math.min(limit, ...matched);
+};
+
+const budget = (rows: number, path: string) => {
+  if (rows > maxRows) {
+    throw new QueryRejected(
+      `this query could return up to ${rows} rows (each list's limit times its parents'; ${defaultLimit} when ` +
+        `not set); the maximum is ${maxRows}: set smaller limits on the nested lists`,
+      path,
+    );
+  }
+};
+
+/** A JSON array of the rows of `table` selected by `fields`. */
+const listSql = (
+  ctx: Context,
+  table: TableModel,
+  type: GraphQLObjectType,
+  node: FieldNode,
+  args: ListArgs,
+  fields: Fields,
+  path: string,
+  rows: number,
+  join?: { readonly relationship: Relationship; readonly outer: string },
+): string => {
+  const here = rows * levelRows(table, args);
+  budget(here, path);
+  const source = rowSource(
+    ctx,
+    table,
+    node,
+    args,
+    path,
+    (alias) => [`${rowJson(ctx, table, type, alias, fields, path, here)} as j`],
+    join,
+    false,
+  );
+  const order = source.aggOrder ? ` order by ${source.aggOrder}` : "";
+  return `(select coalesce(json_agg(r.j${order}), '[]'::json) from (${source.sql}) r)`;
+};
+
+/** Stands for the nodes array until the row source (and its order) is known. */
+const nodesMarker = "\u0000nodes";
+
+/** `T_aggregate`: `aggregate { count sum {..} avg {..} min {..} max {..} }` over the filtered rows, and `nodes`. */
+const aggregateSql = (
+  ctx: Context,
+  table: TableModel,
+  type: GraphQLObjectType,
+  node: FieldNode,
+  args: ListArgs,
+  fields: Fields,
+  path: string,
+  rows: number,
+  join?: { readonly relationship: Relationship; readonly outer: string },
+): string => {
+  const used = new Map<string, string>(); // column -> its name in the row source (c0, c1, ...)
+  const input = (c: string) => {
+    if (!used.has(c)) used.set(c, `c${used.size}`);
+    return `r.${used.get(c)}`;
+  };
+  const pairs: Array<readonly [string, string]> = [];
+  let nodesNeeded = false;
+  for (const [key, nodes] of fields) {
+    const name = nodes[0]!.name.value;
+    const here = `${path}.selectionSet.${key}`;
+    if (name === "__typename") {
+      pairs.push([key, `${ctx.b.param(type.name)}::text`]);
+    } else if (name === "nodes") {
+      nodesNeeded = true;
+      pairs.push([key, nodesMarker]);
+    } else if (name === "aggregate") {
+      const fieldsType = fieldDef(type, "aggregate", here).type as GraphQLObjectType;
+      pairs.push([key, aggregateFields(ctx, table, fieldsType, subfields(ctx, nodes), here, input)]);
+    } else {
+      throw new QueryRejected(`field ${name} not found in type: ${type.name}`, here);
+    }
+  }
+  // nodes without a limit still get the default one; the aggregate then covers those rows only, so say so
+  if (nodesNeeded && args.limit == null) {
+    throw new QueryRejected(
+      `nodes of ${table.name}_aggregate need a limit (at most ${maxLimit}), which the aggregate then covers too`,
+      `${path}.args.limit`,
+    );
+  }
+  const here = rows * (nodesNeeded ? levelRows(table, args) : 1);
+  budget(here, path);
+  const objectType = ctx.schema.getType(table.name) as GraphQLObjectType;
+  const nodeFields = new Map<string, Array<FieldNode>>();
+  for (const nodes of fields.values()) {
+    if (nodes[0]!.name.value === "nodes") {
+      for (const [k, v] of subfields(ctx, nodes)) nodeFields.set(k, v);
+    }
+  }
+  const source = rowSource(
+    ctx,
+    table,
+    node,
+    args,
+    path,
+    (alias) => [
+      ...(nodesNeeded
+        ? [`${rowJson(ctx, table, objectType, alias, nodeFields, `${path}.nodes`, here)} as j`]
+        : []),
+      ...[...used].map(([c, name]) => `${column(alias, c)} as ${name}`),
+      ...(nodesNeeded || used.size > 0 ? [] : ["1 as one"]),
+    ],
+    join,
+    true,
+  );
+  const nodesSql = `coalesce(json_agg(r.j${
+    source.aggOrder ? ` order by ${source.aggOrder}` : ""
+  }), '[]'::json)`;
+  const filled = pairs.map(([k, v]) => [k, v === nodesMarker ? nodesSql : v] as const);
+  return `(select ${jsonObject(ctx.b, filled)} from (${source.sql}) r)`;
+};
+
+/** The JSON object of one row of `table` (under `alias`) with the fields asked for. */
+const rowJson = (
+  ctx: Context,
+  table: TableModel,
+  type: GraphQLObjectType,
+  alias: string,
+  fields: Fields,
+  path: string,
+  rows: number,
+): string => {
+  const pairs: Array<readonly [string, string]> = [];
+  for (const [key, nodes] of fields) {
+    const node = nodes[0]!;
+    const name = node.name.value;
+    const here = `${path}.selectionSet.${key}`;
+    if (name === "__typename") {
+      pairs.push([key, `${ctx.b.param(type.name)}::text`]);
+      continue;
+    }
+    const col = table.columns.get(name);
+    if (col) {
+      pairs.push([key, outputSql(col.scalar, column(alias, name))]);
+      continue;
+    }
+    const def = fieldDef(type, name, here);
+    const isAggregate = name.endsWith("_aggregate") && !table.relationships.has(name);
+    const r = table.relationships.get(isAggregate ? name.slice(0, -"_aggregate".length) : name);
+    if (!r) throw new QueryRejected(`field ${name} not found in type: ${type.name}`, here);
+    const target = ctx.model.tables.get(r.target)!;
+    const targetType = ctx.schema.getType(r.target) as GraphQLObjectType;
+    const sub = subfields(ctx, nodes);
+    if (r.kind === "object") {
+      const inner = ctx.b.alias();
+      const row = rowJson(ctx, target, targetType, inner, sub, here, rows);
+      pairs.push([
+        key,
+        `(select ${row} from ${ident(target.name)} ${inner} where ${joinSql(r, alias, inner)})`,
+      ]);
+      continue;
+    }
+    const args = getArgumentValues(def, node, ctx.variables) as ListArgs;
+    const join = { relationship: r, outer: alias };
+    pairs.push([
+      key,
+      isAggregate
+        ? aggregateSql(
+          ctx,
+          target,
+          ctx.schema.getType(`${r.target}_aggregate`) as GraphQLObjectType,
+          node,
+          args,
+          sub,
+          here,
+          rows,
+          join,
+        )
+        : listSql(ctx, target, targetType, node, args, sub, here, rows, join),
+    ]);
+  }
+  return jsonObject(ctx.b, pairs);
+};
+
+/** A root field: `T`, `T_by_pk` or `T_aggregate`. */
+const rootSql = (ctx: Context, key: string, nodes: ReadonlyArray<FieldNode>): string => {
+  const node = nodes[0]!;
+  const name = node.name.value;
+  const path = `$.selectionSet.${key}`;
+  const query = ctx.schema.getQueryType()!;
+  const def = fieldDef(query, name, path);
+  const args = getArgumentValues(def, node, ctx.variables);
+  const fields = subfields(ctx, nodes);
+  const table = ctx.model.tables.get(name);
+  if (table) {
+    return listSql(ctx, table, ctx.schema.getType(name) as GraphQLObjectType, node, args, fields, path, 1);
+  }
+  if (name.endsWith("_aggregate")) {
+    const t = ctx.model.tables.get(name.slice(0, -"_aggregate".length))!;
+    return aggregateSql(ctx, t, ctx.schema.getType(name) as GraphQLObjectType, node, args, fields, path, 1);
+  }
+  const t = ctx.model.tables.get(name.slice(0, -"_by_pk".length))!;
+  const alias = ctx.b.alias();
+  const key_ = t.primaryKey.map((c) => {
+    const col = t.columns.get(c)!;
+    const value = args[c];
+    return `${column(alias, c)} = ${byPkParameter(ctx.b, col.scalar, value)}`;
+  });
+  const row = rowJson(ctx, t, ctx.schema.getType(t.name) as GraphQLObjectType, alias, fields, path, 1);
+  return `(select ${row} from ${ident(t.name)} ${alias} where ${key_.join(" and ")})`;
+};
+
+const byPkParameter = (b: SqlBuilder, scalar: ScalarName, value: unknown) => {
+  const placeholder = b.param(typeof value === "number" ? String(value) : value);
+  return scalar === "bigint"
+    ? `${placeholder}::int8`
+    : scalar === "Int"
+    ? `${placeholder}::int4`
+    : placeholder;
+};
+
+const introspective = (name: string) => name === "__schema" || name === "__type" || name === "__typename";
+
+export const compileQuery = (
+  schema: GraphQLSchema,
+  model: SchemaModel,
+  operation: OperationDefinitionNode,
+  fragments: Readonly<Record<string, FragmentDefinitionNode>>,
+  variables: Readonly<Record<string, unknown>>,
+  rawVariables: Readonly<Record<string, unknown>>,
+): CompiledQuery => {
+  const ctx: Context = { b: new SqlBuilder(), schema, model, fragments, variables, rawVariables };
+  const roots = collect(ctx, operation.selectionSet);
+  const keys = [...roots.keys()];
+  const introspection = keys.filter((k) => introspective(roots.get(k)![0]!.name.value));
+  const pairs = keys.filter((k) => !introspection.includes(k)).map((k) =>
+    [k, rootSql(ctx, k, roots.get(k)!)] as const
+  );
+  const sql = pairs.length === 0 ? undefined : `select ${jsonObject(ctx.b, pairs)}::text as data`;
+  return { sql, params: ctx.b.params, introspection, keys };
+};
