@@ -133,11 +133,12 @@ Deno.test({
 
       await t.step("past the per-second rate: 429 with the spec's message and headers", async () => {
         const k = await createKey(env, "--tier", "free", "--name", "burst");
+        // 20 at once: even if a loaded machine spreads them over a second or two, well over 5 + refills
         const results = await Promise.all(
-          Array.from({ length: 8 }, () => call(service.base, { key: k.key })),
+          Array.from({ length: 20 }, () => call(service.base, { key: k.key })),
         );
         const refused = results.filter((r) => r.status === 429);
-        assert.ok(refused.length >= 3, `refused ${refused.length} of 8 at 5 per second`);
+        assert.ok(refused.length >= 3, `refused ${refused.length} of 20 at 5 per second`);
         const r = refused[0]!;
         assert.deepEqual(r.body, { error: { code: 429, message: "Rate limit exceeded. Please slow down." } });
         assert.equal(r.headers.get("x-ratelimit-limit"), "5");
