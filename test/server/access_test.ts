@@ -137,7 +137,9 @@ Deno.test({
         const results = await Promise.all(
           Array.from({ length: 20 }, () => call(service.base, { key: k.key })),
         );
-        const refused = results.filter((r) => r.status === 429);
+        const refused = results.filter((r) =>
+          r.status === 429 && r.body.error.message === "Rate limit exceeded. Please slow down."
+        );
         assert.ok(refused.length >= 3, `refused ${refused.length} of 20 at 5 per second`);
         const r = refused[0]!;
         assert.deepEqual(r.body, { error: { code: 429, message: "Rate limit exceeded. Please slow down." } });
