@@ -1,6 +1,7 @@
 /**
  * `GET /v2/explorer/{network}/address/{addr}` and `…/utxos`: an address's summary (balance, UTxO and token
- * counts, activity; kept current by layers/address_summaries.ts) and its unspent outputs a page at a time.
+ * counts, activity; kept current by layers/address_summaries.ts) and its unspent outputs a page at a time (each
+ * page computed once per block: ./at_tip.ts).
  */
 import { Effect } from "effect";
 import { ChainDatabases } from "@layers/chain_db.ts";
@@ -10,6 +11,7 @@ import { addressUtxos as utxoPage } from "@src/queries/address.ts";
 import { addressInfoOf } from "@src/queries/address_summary.ts";
 import { fromSql } from "@src/rest/endpoint.ts";
 import { AddressSummaries } from "@layers/address_summaries.ts";
+import { atTip } from "./at_tip.ts";
 import { decodedOr, NotFoundError } from "@src/rest/failures.ts";
 
 const decoded = (network: Network, addr: string) => decodedOr("addr", decodeAddress(addr, network));
@@ -26,12 +28,16 @@ export const addressUtxos = Effect.fn("explorer.addressUtxos")(
     const target = yield* decoded(network, addr);
     const db = (yield* ChainDatabases).get(network);
     const summary = yield* (yield* AddressSummaries).get(network, target);
-    return yield* utxoPage(db.sql, target.text, {
-      paymentCredHex: target.paymentCred,
-      spentTracking: db.dbSync.spentTracking,
-      page,
-      limit,
-      total: summary?.utxos ?? 0,
-    }).pipe(Effect.mapError(fromSql(network)));
+    return yield* atTip(
+      network,
+      `utxos:${target.text}:${page}:${limit}`,
+      utxoPage(db.sql, target.text, {
+        paymentCredHex: target.paymentCred,
+        spentTracking: db.dbSync.spentTracking,
+        page,
+        limit,
+        total: summary?.utxos ?? 0,
+      }).pipe(Effect.mapError(fromSql(network))),
+    );
   },
 );
