@@ -8,7 +8,7 @@ import { NodeClients, type TransactionParams } from "@layers/node_client.ts";
 import type { Network } from "@schemas/network.ts";
 import { type ChainSyncSession, makeChainSync } from "./chain_sync.ts";
 import { errors, isReply, parseFrame, type Reply, type Request, type RpcError } from "./frame.ts";
-import { ogmiosQueries, statefulOgmiosMethods } from "./ledger_queries.ts";
+import { ogmiosQueries, unboundedUtxoQuery, unservedOgmiosMethods } from "./ledger_queries.ts";
 import type { MethodServices } from "./method.ts";
 
 /**
@@ -68,15 +68,14 @@ const program = (
       });
     }
   }
-  if (statefulOgmiosMethods.has(method)) {
-    return Effect.fail({
-      code: -32601,
-      message:
-        `Method not available: ${method} needs per-connection node state, which this service does not ` +
-        "keep; query the current ledger state directly instead",
-    });
-  }
+  const unserved = unservedOgmiosMethods.get(method);
+  if (unserved) return Effect.fail({ code: -32601, message: `Method not available: ${method} ${unserved}` });
   if (!ogmiosQueries.has(method)) return Effect.fail(errors.methodNotFound(method));
+  if (unboundedUtxoQuery(method, params)) {
+    return Effect.fail(errors.invalidParams(
+      "give 'addresses' or 'outputReferences': querying the whole UTxO set is not supported",
+    ));
+  }
   return Effect.flatMap(NodeClients, (nodes) => nodes.get(network).query(method, params));
 };
 

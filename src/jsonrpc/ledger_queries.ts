@@ -36,7 +36,6 @@ export const ogmiosQueries: ReadonlySet<string> = new Set([
     "constitution",
     "constitutionalCommittee",
     "delegateRepresentatives",
-    "dump",
     "epoch",
     "eraStart",
     "eraSummaries",
@@ -57,13 +56,20 @@ export const ogmiosQueries: ReadonlySet<string> = new Set([
   ...["blockHeight", "genesisConfiguration", "startTime", "tip"].map((q) => `queryNetwork/${q}`),
 ]);
 
-/** Ogmios methods that hold per-connection node state (an acquired ledger state, the mempool): not served. */
-export const statefulOgmiosMethods: ReadonlySet<string> = new Set([
-  "acquireLedgerState",
-  "releaseLedgerState",
-  "acquireMempool",
-  "nextTransaction",
-  "hasTransaction",
-  "sizeOfMempool",
-  "releaseMempool",
+const stateful = "needs per-connection node state, which this service does not keep";
+
+/** Ogmios methods this service never serves, even with an upstream, and why. */
+export const unservedOgmiosMethods: ReadonlyMap<string, string> = new Map([
+  ...["acquireLedgerState", "releaseLedgerState"].map((m) =>
+    [m, `${stateful}; query the current ledger state directly instead`] as const
+  ),
+  ...["acquireMempool", "nextTransaction", "hasTransaction", "sizeOfMempool", "releaseMempool"].map((m) =>
+    [m, stateful] as const
+  ),
+  ["queryLedgerState/dump", "would send the whole ledger state"],
 ]);
+
+/** The filters that make a UTxO query bounded: without one it would mean the whole UTxO set, on any node. */
+export const unboundedUtxoQuery = (method: string, params: Readonly<Record<string, unknown>> | undefined) =>
+  method === "queryLedgerState/utxo" && params?.addresses === undefined &&
+  params?.outputReferences === undefined;

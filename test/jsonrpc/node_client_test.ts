@@ -102,6 +102,20 @@ Deno.test({
           c.send({ jsonrpc: "2.0", method: "queryNetwork/tip", id: 5 });
           const tip = await c.next();
           assert.deepEqual(tip.result, vector("QueryNetworkTip/000.json").result);
+          // ... but not the whole UTxO set, nor the whole ledger, nor per-connection node state
+          const before = upstream.received.length;
+          for (
+            const [method, params, code] of [
+              ["queryLedgerState/utxo", {}, -32602],
+              ["queryLedgerState/dump", undefined, -32601],
+              ["acquireMempool", undefined, -32601],
+            ] as const
+          ) {
+            c.send({ jsonrpc: "2.0", method, ...(params ? { params } : {}), id: method });
+            const refused = await c.next();
+            assert.deepEqual([refused.id, refused.error.code], [method, code]);
+          }
+          assert.equal(upstream.received.length, before, "none of them reached the upstream");
           for (
             const params of [undefined, { transaction: {} }, { transaction: { cbor: "xyz" } }, {
               transaction: { cbor: "84" },
