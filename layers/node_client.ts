@@ -46,9 +46,9 @@ export class NodeClients extends Context.Tag("NodeClients")<NodeClients, {
 }>() {}
 
 /**
- * One node client per network: the Ogmios upstream when its URL is set; otherwise the devnet on a generated demo
- * chain (only there: a real db-sync database is db-sync's to write) unless DEVNET_BLOCK_SECONDS is 0; otherwise
- * the chain database.
+ * One node client per network: the Ogmios upstream when its URL is set; otherwise the devnet on the embedded
+ * demo chain (only there: a PostgreSQL database is db-sync's to write, or at least not ours) unless
+ * DEVNET_BLOCK_SECONDS is 0; otherwise the chain database.
  */
 export const NodeClientsLive: Layer.Layer<NodeClients, SqlError, AppConfig | QueryServices> = Layer.scoped(
   NodeClients,
@@ -61,7 +61,7 @@ export const NodeClientsLive: Layer.Layer<NodeClients, SqlError, AppConfig | Que
       const chain = chains.get(network);
       const client = Option.isSome(url)
         ? yield* ogmiosNodeClient(network, url.value)
-        : chain.demoChain && config.devnetBlockSeconds > 0
+        : chain.backend === "pglite" && chain.demoChain && config.devnetBlockSeconds > 0
         ? yield* devnetNodeClient(chain, { dataDir: config.dataDir, blockSeconds: config.devnetBlockSeconds })
         : yield* chainDbNodeClient(network);
       yield* Effect.logInfo(`${network}: JSON-RPC node client is ${client.description}`);
