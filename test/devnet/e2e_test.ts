@@ -2,7 +2,8 @@
  * The devnet end to end through the running service (embedded default, a block a second): the CLI's wallets are
  * the funded ones; a payment built and signed with cardano-serialization-lib is evaluated and submitted with the
  * official Ogmios client, confirmed by tx-status, seen by the explorer, GraphQL and a chain-sync session that
- * intersected before it; a second spend of the same input answers 3117 and leaves the UTxO set as it was.
+ * intersected before it; a second spend of the same input answers 3117 and leaves the UTxO set as it was; a
+ * native-script mint lands and the explorer lists the asset.
  */
 import assert from "node:assert/strict";
 import * as CSL from "@emurgo/cardano-serialization-lib-nodejs";
@@ -114,6 +115,15 @@ Deno.test({
           fee: builder.get_fee_if_set()!,
         };
       };
+      const confirmed = async (id: string) => {
+        let status: { found: boolean; blockNo: number | null; fee: string | null } | undefined;
+        for (let i = 0; i < 60 && !status?.found; i++) {
+          if (i > 0) await sleep(500);
+          status = (await get(`/api/public/tx-status?txHash=${id}`)).body;
+        }
+        assert.equal(status?.found, true, "confirmed within 30 s");
+        return status!;
+      };
       const tx = payment(before[0]!, 12_345_678);
 
       // a chain-sync session at the tip before the submission
@@ -132,13 +142,7 @@ Deno.test({
 
       await t.step("submitted with the official client, confirmed by tx-status", async () => {
         assert.equal(await client.submitTransaction(tx.cbor), tx.id);
-        let status: { found: boolean; blockNo: number | null; fee: string | null } | undefined;
-        for (let i = 0; i < 60 && !status?.found; i++) {
-          if (i > 0) await sleep(500);
-          status = (await get(`/api/public/tx-status?txHash=${tx.id}`)).body;
-        }
-        assert.equal(status?.found, true, "confirmed within 30 s");
-        assert.equal(status!.fee, tx.fee.to_str());
+        assert.equal((await confirmed(tx.id)).fee, tx.fee.to_str());
       });
 
       await t.step("the explorer and GraphQL see it", async () => {
@@ -189,6 +193,49 @@ Deno.test({
         await sleep(2_500); // two blocks later
         assert.deepEqual(await utxosOf(payer!.address), after);
       });
+
+      await t.step(
+        "a native-script mint built with CSL: confirmed, the explorer lists the minted asset",
+        async () => {
+          const input = before[1]!;
+          const builder = CSL.TransactionBuilder.new(config);
+          builder.add_regular_input(
+            payerAddress,
+            CSL.TransactionInput.new(CSL.TransactionHash.from_hex(input.transaction.id), input.index),
+            CSL.Value.new(big(input.value.ada.lovelace)),
+          );
+          const policy = CSL.NativeScript.new_script_pubkey(
+            CSL.ScriptPubkey.new(signingKey.to_public().hash()),
+          );
+          builder.add_mint_asset_and_output_min_required_coin(
+            policy,
+            CSL.AssetName.new(new TextEncoder().encode("E2E")),
+            CSL.Int.new_i32(500),
+            CSL.TransactionOutputBuilder.new().with_address(payerAddress).next(),
+          );
+          builder.add_change_if_needed(payerAddress);
+          const fixed = CSL.FixedTransaction.from_bytes(builder.build_tx().to_bytes());
+          fixed.sign_and_add_vkey_signature(signingKey);
+          const id = fixed.transaction_hash().to_hex();
+          assert.deepEqual(
+            await client.evaluateTransaction(fixed.to_hex()),
+            [],
+            "native scripts have no budgets",
+          );
+          assert.equal(await client.submitTransaction(fixed.to_hex()), id);
+          await confirmed(id);
+          const explorer = await get(`/v2/explorer/mainnet/tx/${id}`);
+          assert.equal(explorer.status, 200);
+          assert.deepEqual(
+            explorer.body.mints.map((m: { policyId: string; assetNameHex: string; quantity: string }) => ({
+              policyId: m.policyId,
+              assetNameHex: m.assetNameHex,
+              quantity: m.quantity,
+            })),
+            [{ policyId: policy.hash().to_hex(), assetNameHex: "453245", quantity: "500" }],
+          );
+        },
+      );
     } finally {
       sync.close();
       await client.shutdown().catch(() => {});
