@@ -236,6 +236,17 @@ Deno.test({
           );
         },
       );
+
+      await t.step("bad transactions and additionalUtxo answer errors, never crash the service", async () => {
+        const evaluate = (params: unknown) => rpc("evaluateTransaction", params);
+        assert.equal((await evaluate({ transaction: { cbor: "00ff" } })).error.code, -32602);
+        assert.equal((await rpc("submitTransaction", { transaction: { cbor: "8400" } })).error.code, -32602);
+        for (const additionalUtxo of [[null], [5], [{ transaction: { id: "zz" }, index: -1 }]]) {
+          const answer = await evaluate({ transaction: { cbor: tx.cbor }, additionalUtxo });
+          assert.equal(typeof answer.error?.code, "number", JSON.stringify(answer));
+        }
+        assert.equal((await get("/health")).status, 200);
+      });
     } finally {
       sync.close();
       await client.shutdown().catch(() => {});
