@@ -27,6 +27,8 @@ export interface AppConfigShape {
   /** An ADA/USD quote API (CoinGecko's simple-price format, or `{"ada_usd", "updated_at"}`); none = demo feed. */
   readonly priceUrl: Option.Option<string>;
   readonly limits: Limits;
+  /** Seconds between devnet blocks on an embedded demo chain without upstream; 0 = no devnet (chain as seeded). */
+  readonly devnetBlockSeconds: number;
 }
 
 /** Per-key limits (spec: Limits). 0 means no limit. */
@@ -150,6 +152,16 @@ const limits: Config.Config<Limits> = Config.all({
   }),
 });
 
+const devnetBlockSeconds = Config.string("DEVNET_BLOCK_SECONDS").pipe(
+  Config.withDefault("5"),
+  Config.mapOrFail((text) => {
+    const n = Number(text);
+    return text.trim() !== "" && Number.isFinite(n) && n >= 0 && n <= 86_400
+      ? Either.right(n)
+      : Either.left(invalid("DEVNET_BLOCK_SECONDS", `expected seconds from 0 (off) to 86400, got "${text}"`));
+  }),
+);
+
 export const appConfig: Config.Config<AppConfigShape> = Config.all({
   port,
   host,
@@ -160,6 +172,7 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
   logLevel,
   apiKeyPrefix,
   limits,
+  devnetBlockSeconds,
   priceUrl: optionalUrl("PRICE_URL", ["http:", "https:"]),
   poolId: Config.string("POOL_ID").pipe(
     Config.withDefault(""),

@@ -4,15 +4,20 @@
  *   node_client_ogmios.ts    an Ogmios upstream (`<NETWORK>_OGMIOS_URL`): requests relayed, errors passed through
  *   node_client_chain_db.ts  the chain database (no upstream configured): queries from db-sync; evaluation and
  *                            submission refused with a clear error, since no node is there to take them
- * A local devnet (src/devnet/) can slot in as a third implementation by providing this interface.
+ *   node_client_devnet.ts    the living devnet (src/devnet/) on an embedded demo chain without upstream, unless
+ *                            DEVNET_BLOCK_SECONDS is 0: queries from the chain database, transactions to the
+ *                            engine, which writes a block there every DEVNET_BLOCK_SECONDS
  * Chain sync is not part of it: it is always served from the chain database (src/jsonrpc/chain_sync.ts).
  */
+import type { SqlError } from "@effect/sql/SqlError";
 import { Context, Effect, Layer, Option } from "effect";
 import { type Network, networks } from "@schemas/network.ts";
 import type { RpcError } from "@src/jsonrpc/frame.ts";
 import type { QueryServices } from "@src/jsonrpc/method.ts";
 import { AppConfig } from "./config.ts";
+import { ChainDatabases } from "./chain_db.ts";
 import { chainDbNodeClient } from "./node_client_chain_db.ts";
+import { devnetNodeClient } from "./node_client_devnet.ts";
 import { ogmiosNodeClient } from "./node_client_ogmios.ts";
 
 /** A transaction as Ogmios takes it: `{transaction: {cbor}}`, plus `additionalUtxo` for evaluation. */
@@ -40,16 +45,24 @@ export class NodeClients extends Context.Tag("NodeClients")<NodeClients, {
   readonly get: (network: Network) => NodeClient;
 }>() {}
 
-/** One node client per network: the Ogmios upstream when its URL is set, the chain database otherwise. */
-export const NodeClientsLive: Layer.Layer<NodeClients, never, AppConfig | QueryServices> = Layer.scoped(
+/**
+ * One node client per network: the Ogmios upstream when its URL is set; otherwise the devnet on the embedded
+ * demo chain (only there: a PostgreSQL database is db-sync's to write, or at least not ours) unless
+ * DEVNET_BLOCK_SECONDS is 0; otherwise the chain database.
+ */
+export const NodeClientsLive: Layer.Layer<NodeClients, SqlError, AppConfig | QueryServices> = Layer.scoped(
   NodeClients,
   Effect.gen(function* () {
     const config = yield* AppConfig;
+    const chains = yield* ChainDatabases;
     const clients = new Map<Network, NodeClient>();
     for (const network of networks) {
       const url = config.networks[network].ogmiosUrl;
+      const chain = chains.get(network);
       const client = Option.isSome(url)
         ? yield* ogmiosNodeClient(network, url.value)
+        : chain.backend === "pglite" && chain.demoChain && config.devnetBlockSeconds > 0
+        ? yield* devnetNodeClient(chain, { dataDir: config.dataDir, blockSeconds: config.devnetBlockSeconds })
         : yield* chainDbNodeClient(network);
       yield* Effect.logInfo(`${network}: JSON-RPC node client is ${client.description}`);
       clients.set(network, client);

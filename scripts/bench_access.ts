@@ -74,6 +74,7 @@ try {
   for (const [name, extra] of variants) {
     const env = {
       DATA_DIR: dataDir,
+      DEVNET_BLOCK_SECONDS: "0", // no devnet blocks competing with the measured requests
       PORT: String(port),
       RATE_LIMIT_PAID: "100000000",
       LOG_LEVEL: "warning",

@@ -21,6 +21,14 @@ Deno.test("config defaults need no environment", async () => {
   assert.ok(Option.isNone(c.networks.preprod.ogmiosUrl));
   assert.ok(Option.isNone(c.serviceDatabaseUrl));
   assert.ok(Option.isNone(c.redisUrl));
+  assert.equal(c.devnetBlockSeconds, 5);
+});
+
+Deno.test("DEVNET_BLOCK_SECONDS: seconds between devnet blocks, 0 = no devnet", async () => {
+  for (const [text, seconds] of [["0", 0], ["1", 1], ["0.5", 0.5], ["20", 20]] as const) {
+    const result = await load({ DEVNET_BLOCK_SECONDS: text });
+    assert.equal(result._tag === "Right" && result.right.devnetBlockSeconds, seconds);
+  }
 });
 
 Deno.test("config treats empty URL variables as unset", async () => {
@@ -72,6 +80,13 @@ const bad: ReadonlyArray<[string, string, RegExp]> = [
   ["PREPROD_OGMIOS_URL", "::", /^PREPROD_OGMIOS_URL: /],
   ["REDIS_URL", "http://cache", /^REDIS_URL: /],
   ["LOG_LEVEL", "loud", /^LOG_LEVEL: expected one of trace, debug, info/],
+  [
+    "DEVNET_BLOCK_SECONDS",
+    "-1",
+    /^DEVNET_BLOCK_SECONDS: expected seconds from 0 \(off\) to 86400, got "-1"$/,
+  ],
+  ["DEVNET_BLOCK_SECONDS", "fast", /^DEVNET_BLOCK_SECONDS: /],
+  ["DEVNET_BLOCK_SECONDS", " ", /^DEVNET_BLOCK_SECONDS: /],
 ];
 
 for (const [name, value, expected] of bad) {
