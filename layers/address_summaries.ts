@@ -4,7 +4,8 @@
  * exchange address with 100k+ UTxOs costs its full history once, then milliseconds.
  * - A summary older than `recomputeAfterMillis` is recomputed rather than updated: the update reads all of the
  *   chain's activity since its watermark, which after long enough outgrows the full read.
- * - Addresses whose full read took `heavyMillis` or more are recorded in the service database
+ * - Addresses with `heavyOutputs` outputs or more (what makes their full read cost: an exchange's 443k take
+ *   seconds) are recorded in the service database
  *   (cds.heavy_address). A background fiber keeps their summaries current every few seconds, and computes them
  *   at start-up, so after the first request ever no request waits for their history, even after a restart.
  */
@@ -37,8 +38,11 @@ const keepCurrentEvery = Duration.seconds(5);
 /** Enough for every exchange and busy script address; a bound, since a loaded database makes reads slow. */
 const maxHeavy = 1000;
 
-/** `heavyMillis`: a full read at least this long marks the address heavy (300 ms; tests lower it). */
-export const makeAddressSummariesLive = (heavyMillis = 300): Layer.Layer<
+/**
+ * `heavyOutputs`: an address with this many outputs ever is heavy. By size, not by the time its read took, so a
+ * loaded database does not make ordinary addresses heavy. Tests lower it.
+ */
+export const makeAddressSummariesLive = (heavyOutputs = 20_000): Layer.Layer<
   AddressSummaries,
   never,
   Cache | ChainDatabases | ServiceDatabase
@@ -70,8 +74,8 @@ export const makeAddressSummariesLive = (heavyMillis = 300): Layer.Layer<
         const full = addressSummary(db.sql, address.text, options).pipe(
           Effect.mapError(unavailable),
           Effect.timed,
-          Effect.tap(([took]) =>
-            Duration.toMillis(took) >= heavyMillis && heavy.size < maxHeavy &&
+          Effect.tap(([took, summary]) =>
+            (summary?.outputs ?? 0) >= heavyOutputs && heavy.size < maxHeavy &&
               !heavy.has(`${network}:${address.text}`)
               ? remember(network, address, Duration.toMillis(took))
               : Effect.void
