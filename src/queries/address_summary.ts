@@ -51,6 +51,8 @@ export interface AddressSummary {
   readonly balance: string;
   /** multi_asset id -> unspent outputs holding it. */
   readonly tokens: Readonly<Record<string, number>>;
+  /** The assets held (tokens' size, counted once here: an exchange holds tens of thousands). */
+  readonly tokenCount: number;
   readonly stakeAddress: string | null;
   readonly firstSeen: string | null;
   readonly lastSeen: string | null;
@@ -100,6 +102,7 @@ const toSummary = (address: string, row: SummaryRow, watermark: Watermark): Addr
   utxos: row.utxos,
   balance: row.balance,
   tokens: row.tokens ?? {},
+  tokenCount: Object.keys(row.tokens ?? {}).length,
   stakeAddress: row.stakeAddress,
   firstSeen: row.firstSeen?.toISOString() ?? null,
   lastSeen: row.lastSeen?.toISOString() ?? null,
@@ -211,6 +214,7 @@ export const addressSummarySince = (
         utxos: previous.utxos + row.utxos,
         balance: (BigInt(previous.balance) + BigInt(row.balance)).toString(),
         tokens,
+        tokenCount: Object.keys(tokens).length,
         stakeAddress: previous.stakeAddress ?? row.stakeAddress,
         firstSeen: previous.firstSeen ?? row.firstSeen?.toISOString() ?? null,
         lastSeen: row.lastSeen?.toISOString() ?? previous.lastSeen,
@@ -228,7 +232,7 @@ export const addressInfoOf = (summary: AddressSummary | undefined): AddressInfo 
       type: addressType(summary.address),
       stakeAddress: summary.stakeAddress,
       balance: summary.balance,
-      tokenCount: Object.keys(summary.tokens).length,
+      tokenCount: summary.tokenCount,
       utxoCount: summary.utxos,
       firstSeen: summary.firstSeen,
       lastSeen: summary.lastSeen,
