@@ -63,7 +63,10 @@ export const NodeClientsLive: Layer.Layer<NodeClients, SqlError, AppConfig | Que
         ? yield* ogmiosNodeClient(network, url.value)
         : chain.backend === "pglite" && chain.demoChain && config.devnetBlockSeconds > 0
         ? yield* devnetNodeClient(chain, { dataDir: config.dataDir, blockSeconds: config.devnetBlockSeconds })
-        : yield* chainDbNodeClient(network);
+        : yield* chainDbNodeClient(
+          network,
+          chain.backend === "pglite" && chain.demoChain ? "embedded demo chain" : "db-sync database",
+        );
       yield* Effect.logInfo(`${network}: JSON-RPC node client is ${client.description}`);
       clients.set(network, client);
     }

@@ -11,13 +11,22 @@ import type { NodeClient } from "./node_client.ts";
 
 const upstreamVariable = (network: Network) => `${network.toUpperCase()}_OGMIOS_URL`;
 
-export const noNode = (network: Network, what: string): RpcError => ({
+/** Where the chain database came from: on the embedded demo chain the devnet could take transactions. */
+export type ChainOrigin = "embedded demo chain" | "db-sync database";
+
+export const noNode = (network: Network, what: string, origin: ChainOrigin): RpcError => ({
   code: -32000,
   message: `No node is configured for ${network}: transactions cannot be ${what} here. ` +
-    `Set ${upstreamVariable(network)} to relay them to an Ogmios.`,
+    `Set ${upstreamVariable(network)} to relay them to an Ogmios` +
+    (origin === "embedded demo chain"
+      ? ", or set DEVNET_BLOCK_SECONDS above 0 (it is 0) to run the local devnet."
+      : "."),
 });
 
-export const chainDbNodeClient = (network: Network): Effect.Effect<NodeClient, never, QueryServices> =>
+export const chainDbNodeClient = (
+  network: Network,
+  origin: ChainOrigin,
+): Effect.Effect<NodeClient, never, QueryServices> =>
   Effect.map(Effect.context<QueryServices>(), (context) => ({
     description: "the chain database (no Ogmios upstream)",
     query: (method, params) => {
@@ -29,6 +38,6 @@ export const chainDbNodeClient = (network: Network): Effect.Effect<NodeClient, n
           `keep what it needs). Set ${upstreamVariable(network)} to relay it to an Ogmios.`,
       });
     },
-    evaluateTransaction: () => Effect.fail(noNode(network, "evaluated")),
-    submitTransaction: () => Effect.fail(noNode(network, "submitted")),
+    evaluateTransaction: () => Effect.fail(noNode(network, "evaluated", origin)),
+    submitTransaction: () => Effect.fail(noNode(network, "submitted", origin)),
   }));

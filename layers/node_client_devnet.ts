@@ -32,7 +32,7 @@ export const devnetNodeClient = (
 ): Effect.Effect<NodeClient, SqlError, QueryServices | Scope.Scope> =>
   Effect.gen(function* () {
     const network = chain.network;
-    const queries = yield* chainDbNodeClient(network);
+    const queries = yield* chainDbNodeClient(network, "embedded demo chain");
     // the wallets' seed is DATA_DIR's, the one `npm run devnet -- wallets` prints from
     const devnet = yield* makeDevnet(chain.sql, {
       network,

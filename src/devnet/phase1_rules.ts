@@ -138,9 +138,9 @@ export const validatePhase1 = (
       ]));
     }
     const signedBy = new Set(vkeys.map((w) => w.vkey().hash().to_hex()));
-    const bootstrapSigned = new Set(
-      bootstraps.map((w) => CML.ByronAddress.from_address_content(w.to_address()).to_base58()),
-    );
+    // a bootstrap witness signs for the Byron address whose root (the hash of key, chain code and attributes)
+    // it rebuilds, as the ledger's bootstrapWitKeyHash does
+    const bootstrapSigned = new Set(bootstraps.map((w) => w.to_address().address_id().to_hex()));
 
     // what must authorise the transaction
     const needs: Array<Need> = [];
@@ -149,7 +149,7 @@ export const validatePhase1 = (
     sortedInputs.forEach((input, index) => {
       const address = spent(input).address();
       if (address.kind() === CML.AddressKind.Byron) {
-        byronInputs.push(CML.ByronAddress.from_address(address)!.to_base58());
+        byronInputs.push(CML.ByronAddress.from_address(address)!.content().address_id().to_hex());
         return;
       }
       const payment = address.payment_cred();
@@ -227,8 +227,8 @@ export const validatePhase1 = (
 
     const missingKeys = [...new Set(needs.flatMap((n) => (n.key && !signedBy.has(n.key) ? [n.key] : [])))];
     if (missingKeys.length > 0) return fail(E.missingSignatories(missingKeys));
-    const unsignedByron = byronInputs.filter((a) => !bootstrapSigned.has(a));
-    if (unsignedByron.length > 0) return fail(E.missingSignatories([]));
+    const unsignedByron = [...new Set(byronInputs.filter((root) => !bootstrapSigned.has(root)))];
+    if (unsignedByron.length > 0) return fail(E.missingSignatories(unsignedByron));
 
     // Plutus: every Plutus purpose has a redeemer, every redeemer a purpose; datums for datum-hash inputs
     const plutusNeeds = needs.filter((n) =>

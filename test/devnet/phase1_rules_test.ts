@@ -292,6 +292,56 @@ Deno.test("devnet phase-1 rules", async (t) => {
         );
       },
     );
+    await t.step(
+      "a Byron input needs a bootstrap witness whose key rebuilds its address root (3101 names the root)",
+      async () => {
+        const icarusKey = (seed: number) =>
+          CML.Bip32PrivateKey.from_bip39_entropy(new Uint8Array(16).fill(seed), new Uint8Array());
+        const owner = icarusKey(7);
+        const byron = CML.AddressContent.icarus_from_key(owner.to_public(), CML.ProtocolMagic.new(764824073))
+          .to_address();
+        const root = byron.content().address_id().to_hex();
+        const [fuel] = await walletUtxos(f, bob.address);
+        const funding = buildTx(f.params, {
+          inputs: [fuel!],
+          outputs: [payTo(byron.to_address(), 10n * ada)],
+          signers: [bob.privateKey],
+        });
+        assert.ok(Either.isRight(await submit(f, funding)));
+        await Effect.runPromise(f.devnet.produceBlock);
+        const held = {
+          input: CML.TransactionInput.new(CML.hash_transaction(funding.body()), 0n),
+          output: funding.body().outputs().get(0),
+        };
+        const spend = (signer?: CML.Bip32PrivateKey) =>
+          buildTx(f.params, {
+            inputs: [held],
+            outputs: [payTo(alice.address, 5n * ada)],
+            changeAddress: CML.Address.from_bech32(alice.address),
+            signers: [],
+            // the witness adds bytes: the fee is computed with it in place
+            witnesses: signer
+              ? (set, hash) => {
+                const list = CML.BootstrapWitnessList.new();
+                // wasm arguments passed by value are moved: each fee round gets its own copies
+                list.add(CML.make_icarus_bootstrap_witness(
+                  hash,
+                  CML.ByronAddress.from_cbor_bytes(byron.to_cbor_bytes()),
+                  CML.Bip32PrivateKey.from_raw_bytes(signer.to_raw_bytes()),
+                ));
+                set.set_bootstrap_witnesses(list);
+              }
+              : undefined,
+          });
+        const unsigned = await expectRejection(f, spend(), 3101);
+        assert.deepEqual(unsigned.data, { missingSignatories: [root] });
+        // a valid signature by another key does not rebuild this address's root
+        const stranger = await expectRejection(f, spend(icarusKey(8)), 3101);
+        assert.deepEqual(stranger.data, { missingSignatories: [root] });
+        assert.ok(Either.isRight(await submit(f, spend(owner))), "the owner's bootstrap witness is enough");
+      },
+    );
+
     await t.step("no mutation of a signed transaction escapes as an exception", async () => {
       const [bobUtxo] = await walletUtxos(f, bob.address);
       const bytes = buildTx(f.params, {
