@@ -162,7 +162,11 @@ Deno.test({
                 assert.equal(e.code, -32000);
                 assert.match(e.message!, /No node is configured for preprod.*PREPROD_OGMIOS_URL/);
                 // on the embedded demo chain the devnet is the other way to take transactions
-                assert.equal(/DEVNET_BLOCK_SECONDS/.test(e.message!), testDatabaseUrl === undefined, e.message);
+                assert.equal(
+                  /DEVNET_BLOCK_SECONDS/.test(e.message!),
+                  testDatabaseUrl === undefined,
+                  e.message,
+                );
                 return true;
               });
             }
