@@ -1,9 +1,10 @@
 /**
  * Devnet benchmark: submissions validated per second (phase 1 against the chain database and the mempool, real
- * ed25519 checks, CML decoding), and the time from submission to `found` (tx-status' query) with the block
- * producer running. On a fresh in-memory PGlite demo chain by default; on PostgreSQL with BENCH_POSTGRES_URL (a
- * server URL: a scratch database is created, seeded and dropped).
- *   npm run bench:devnet            BENCH_SUBMISSIONS=800 BENCH_BLOCK_MS=1000 BENCH_POSTGRES_URL=postgres://…
+ * ed25519 checks, CML decoding), Plutus script spends evaluated and submitted per second (phase 2 with the UPLC
+ * evaluator), and the time from submission to `found` (tx-status' query) with the block producer running. On a
+ * fresh PGlite demo chain by default; on PostgreSQL with BENCH_POSTGRES_URL (a server URL: a scratch database is
+ * created, seeded and dropped).
+ *   npm run bench:devnet   BENCH_SUBMISSIONS=800 BENCH_PLUTUS=200 BENCH_BLOCK_MS=1000 BENCH_POSTGRES_URL=postgres://…
  */
 import * as Reactivity from "@effect/experimental/Reactivity";
 import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
@@ -20,6 +21,7 @@ import { txConfirmation } from "@src/queries/tx_status.ts";
 import { unspentOutputs } from "@src/queries/utxo.ts";
 
 const submissions = Number(Deno.env.get("BENCH_SUBMISSIONS") ?? "800");
+const plutusSpends = Number(Deno.env.get("BENCH_PLUTUS") ?? "200");
 const blockMs = Number(Deno.env.get("BENCH_BLOCK_MS") ?? "1000");
 const postgresUrl = Deno.env.get("BENCH_POSTGRES_URL");
 const ada = 1_000_000n;
@@ -76,15 +78,19 @@ const payment = (
   params: LedgerParams,
   key: CML.PrivateKey,
   from: Utxo,
-  to: ReadonlyArray<[CML.Address, bigint]>,
+  to: ReadonlyArray<readonly [CML.Address, bigint, "inline unit datum"?]>,
   change: CML.Address,
 ) => {
   const make = (fee: bigint) => {
     const inputs = CML.TransactionInputList.new();
     inputs.add(from.input);
     const outputs = CML.TransactionOutputList.new();
-    for (const [address, coin] of to) {
-      outputs.add(CML.TransactionOutput.new(address, CML.Value.from_coin(coin)));
+    for (const [address, coin, datum] of to) {
+      outputs.add(CML.TransactionOutput.new(
+        address,
+        CML.Value.from_coin(coin),
+        datum ? CML.DatumOption.new_datum(unitData()) : undefined,
+      ));
     }
     const rest = from.coin - to.reduce((s, [, c]) => s + c, 0n) - fee;
     outputs.add(CML.TransactionOutput.new(change, CML.Value.from_coin(rest)));
@@ -102,6 +108,63 @@ const payment = (
     id: CML.hash_transaction(tx.body()).to_hex(),
     change: from.coin - fee - to.reduce((s, [, c]) => s + c, 0n),
   };
+};
+
+/** The always-succeeds Plutus V2 validator the demo chain uses, and a unit datum/redeemer. */
+const alwaysSucceeds = CML.PlutusV2Script.from_cbor_hex("4e4d01000033222220051200120011");
+const unitData = () => CML.PlutusData.from_cbor_hex("d87980");
+
+/**
+ * A signed spend of `locked` (at the always-succeeds script) with `fuel` paying the fee and serving as
+ * collateral, as a dApp builds it: `units` come from evaluateTransaction (placeholders before that).
+ */
+const scriptSpend = (
+  params: LedgerParams,
+  key: CML.PrivateKey,
+  locked: Utxo,
+  fuel: Utxo,
+  change: CML.Address,
+  units: { memory: bigint; cpu: bigint },
+) => {
+  const lockedFirst = locked.input.transaction_id().to_hex() < fuel.input.transaction_id().to_hex() ||
+    (locked.input.transaction_id().to_hex() === fuel.input.transaction_id().to_hex() &&
+      locked.input.index() < fuel.input.index());
+  const make = (fee: bigint) => {
+    const inputs = CML.TransactionInputList.new();
+    inputs.add(locked.input);
+    inputs.add(fuel.input);
+    const outputs = CML.TransactionOutputList.new();
+    outputs.add(CML.TransactionOutput.new(change, CML.Value.from_coin(locked.coin + fuel.coin - fee)));
+    const body = CML.TransactionBody.new(inputs, outputs, fee);
+    const collateral = CML.TransactionInputList.new();
+    collateral.add(fuel.input);
+    body.set_collateral_inputs(collateral);
+    const redeemerList = CML.LegacyRedeemerList.new();
+    redeemerList.add(CML.LegacyRedeemer.new(
+      CML.RedeemerTag.Spend,
+      lockedFirst ? 0n : 1n,
+      unitData(),
+      CML.ExUnits.new(units.memory, units.cpu),
+    ));
+    const redeemers = CML.Redeemers.new_arr_legacy_redeemer(redeemerList);
+    const languages = CML.LanguageList.new();
+    languages.add(CML.Language.PlutusV2);
+    body.set_script_data_hash(
+      CML.calc_script_data_hash(redeemers, CML.PlutusDataList.new(), params.costModels, languages)!,
+    );
+    const witnesses = CML.TransactionWitnessSet.new();
+    const vkeys = CML.VkeywitnessList.new();
+    vkeys.add(CML.make_vkey_witness(CML.hash_transaction(body), key));
+    witnesses.set_vkeywitnesses(vkeys);
+    const scripts = CML.PlutusV2ScriptList.new();
+    scripts.add(alwaysSucceeds);
+    witnesses.set_plutus_v2_scripts(scripts);
+    witnesses.set_redeemers(redeemers);
+    return CML.Transaction.new(body, witnesses, true);
+  };
+  let fee = CML.min_fee(make(400_000n), params.linearFee, params.prices, 0n);
+  fee = CML.min_fee(make(fee), params.linearFee, params.prices, 0n);
+  return make(fee).to_cbor_hex();
 };
 
 const started = performance.now();
@@ -122,7 +185,7 @@ try {
 
   // fan out: chain outputs to spend independently (each submission then resolves its input in the database)
   const perFanOut = 200;
-  const fanOuts = Math.ceil((submissions + 10) / perFanOut);
+  const fanOuts = Math.ceil((submissions + 10 + plutusSpends) / perFanOut);
   let source: Utxo = {
     input: CML.TransactionInput.new(CML.TransactionHash.from_hex(rows[0]!.hash), BigInt(rows[0]!.index)),
     coin: BigInt(rows[0]!.value),
@@ -176,6 +239,41 @@ try {
   }
   const blockMsTaken = performance.now() - blockStarted;
 
+  // Plutus: lock outputs at the script (inline datum), then spend each as a dApp does: evaluate, then submit
+  const scriptAddress = CML.EnterpriseAddress.new(1, CML.Credential.new_script(alwaysSucceeds.hash()))
+    .to_address();
+  const locking = payment(
+    params,
+    alice!.privateKey,
+    source,
+    Array.from({ length: plutusSpends }, () => [scriptAddress, 3n * ada, "inline unit datum"]),
+    aliceAddress,
+  );
+  const lockTx = locking.tx;
+  const lockId = CML.hash_transaction(lockTx.body()).to_hex();
+  await Effect.runPromise(devnet.submit(lockTx.to_cbor_hex()));
+  while (devnet.mempool().length > 0) await Effect.runPromise(devnet.produceBlock);
+  const fuels = spendable.slice(submissions + 10, submissions + 10 + plutusSpends);
+  const lockedUtxos: Array<Utxo> = Array.from({ length: plutusSpends }, (_, i) => ({
+    input: CML.TransactionInput.new(CML.TransactionHash.from_hex(lockId), BigInt(i)),
+    coin: 3n * ada,
+  }));
+  const placeholder = { memory: 1_000_000n, cpu: 500_000_000n };
+  const drafts = lockedUtxos.map((u, i) =>
+    scriptSpend(params, alice!.privateKey, u, fuels[i]!, aliceAddress, placeholder)
+  );
+  const evaluateStarted = performance.now();
+  const budgets: Array<{ memory: bigint; cpu: bigint }> = [];
+  for (const draft of drafts) budgets.push((await Effect.runPromise(devnet.evaluate(draft)))[0]!.budget);
+  const evaluateMs = performance.now() - evaluateStarted;
+  const plutusTxs = lockedUtxos.map((u, i) =>
+    scriptSpend(params, alice!.privateKey, u, fuels[i]!, aliceAddress, budgets[i]!)
+  );
+  const plutusStarted = performance.now();
+  for (const cbor of plutusTxs) await Effect.runPromise(devnet.submit(cbor));
+  const plutusMs = performance.now() - plutusStarted;
+  while (devnet.mempool().length > 0) await Effect.runPromise(devnet.produceBlock);
+
   // time to found: the producer runs; each submission is polled through tx-status' query every 50 ms
   const producer = Effect.runSync(Scope.make());
   await Effect.runPromise(Scope.extend(devnet.start, producer));
@@ -214,6 +312,12 @@ try {
     `  ${blocks} blocks holding them written in ${
       f(blockMsTaken)
     } (block body limit ${params.row.maxBlockSize} bytes)`,
+  );
+  console.log(
+    `  Plutus spends (always-succeeds V2, inline datum): ${plutusSpends} evaluated in ${f(evaluateMs)} ` +
+      `(${(plutusSpends / (evaluateMs / 1000)).toFixed(0)} evaluations/s), submitted with phase 2 in ` +
+      `${f(plutusMs)} (${(plutusSpends / (plutusMs / 1000)).toFixed(0)} submissions/s, ` +
+      `${(plutusMs / plutusSpends).toFixed(2)} ms each)`,
   );
   console.log(
     `  submission to found (block every ${blockMs} ms, polled every 50 ms): median ${f(waits[5]!)}, ` +
