@@ -32,6 +32,10 @@ interface SpendOptions {
   readonly locked: Utxo;
   readonly fuel: Utxo;
   readonly collateral?: Utxo;
+  /** More collateral inputs after `collateral`. */
+  readonly moreCollateral?: ReadonlyArray<Utxo>;
+  /** The body's declared total collateral. */
+  readonly totalCollateral?: bigint;
   readonly isValid?: boolean;
   readonly collateralReturn?: bigint;
   readonly exUnits?: { mem: bigint; steps: bigint };
@@ -98,9 +102,10 @@ Deno.test("devnet Plutus evaluation and phase 2", async (t) => {
           body.set_script_data_hash(integrity);
           if (o.collateral) {
             const c = CML.TransactionInputList.new();
-            c.add(o.collateral.input);
+            for (const u of [o.collateral, ...(o.moreCollateral ?? [])]) c.add(u.input);
             body.set_collateral_inputs(c);
           }
+          if (o.totalCollateral !== undefined) body.set_total_collateral(o.totalCollateral);
           if (o.collateralReturn !== undefined) {
             body.set_collateral_return(payTo(alice.address, o.collateralReturn));
           }
@@ -207,6 +212,105 @@ Deno.test("devnet Plutus evaluation and phase 2", async (t) => {
       assert.ok(Either.isLeft(tooLittle));
       assert.equal((tooLittle.left as LedgerRejection).error.code, 3128);
     });
+
+    await t.step(
+      "collateral rules: locked by a script (3129), too many inputs (3131), not only ADA (3133), " +
+        "total mismatch (3135), execution units over the limit (3134); the UTxO set is unchanged",
+      async () => {
+        const spare = (u: Utxo) =>
+          !sameInput(u.input, fuelUtxo.input) && !sameInput(u.input, small!.input) &&
+          !sameInput(u.input, fuelC!.input);
+        const [mintFuel] = (await walletUtxos(f, alice.address)).filter(spare);
+        // a token for alice, to offer as collateral
+        const policy = CML.NativeScript.new_script_pubkey(alice.privateKey.to_public().hash());
+        const assets = CML.MultiAsset.new();
+        assets.set(policy.hash(), CML.AssetName.from_str("C"), 1n);
+        const mintTx = buildTx(f.params, {
+          inputs: [mintFuel!],
+          // and spare ADA-only outputs, more than may serve as collateral at once
+          outputs: [
+            payTo(alice.address, 2n * ada, assets),
+            ...Array.from({ length: f.params.maxCollateralInputs }, () => payTo(alice.address, 5n * ada)),
+          ],
+          signers: [alice.privateKey],
+          body: (body) => {
+            const mint = CML.Mint.new();
+            mint.set(policy.hash(), CML.AssetName.from_str("C"), 1n);
+            body.set_mint(mint);
+          },
+          witnesses: (set) => {
+            const natives = CML.NativeScriptList.new();
+            natives.add(CML.NativeScript.from_cbor_bytes(policy.to_cbor_bytes()));
+            set.set_native_scripts(natives);
+          },
+        });
+        assert.ok(Either.isRight(await submit(f, mintTx)));
+        await run(f.devnet.produceBlock);
+        const mintId = CML.hash_transaction(mintTx.body());
+        const withToken: Utxo = {
+          input: CML.TransactionInput.new(mintId, 0n),
+          output: mintTx.body().outputs().get(0),
+        };
+        const others = (await walletUtxos(f, alice.address)).filter((u) =>
+          spare(u) && !sameInput(u.input, withToken.input)
+        );
+        const before = (await walletUtxos(f, alice.address)).length;
+        const refused = async (options: Partial<SpendOptions>, code: number) => {
+          const result = await submit(
+            f,
+            spend({ script: alwaysSucceeds, locked: good, fuel: fuelUtxo, ...options }),
+          );
+          assert.ok(Either.isLeft(result), `expected ${code}, accepted`);
+          const error = (result.left as LedgerRejection).error;
+          assert.equal(error.code, code, JSON.stringify(plainJson(error)));
+          await assertMatchesOgmiosSchema(
+            "ogmios.json#/properties/SubmitTransactionResponse",
+            plainJson({ jsonrpc: "2.0", method: "submitTransaction", error, id: null }),
+          );
+          assert.equal((await walletUtxos(f, alice.address)).length, before);
+          assert.deepEqual(f.devnet.mempool(), []);
+          return error;
+        };
+        const locked = await refused({ collateral: good }, 3129);
+        assert.deepEqual(plainJson(locked.data), {
+          unsuitableCollateralInputs: [{
+            transaction: { id: good.input.transaction_id().to_hex() },
+            index: Number(good.input.index()),
+          }],
+        });
+        assert.ok(others.length >= f.params.maxCollateralInputs, `${others.length} spare outputs`);
+        const tooMany = await refused({
+          collateral: small,
+          moreCollateral: others.slice(0, f.params.maxCollateralInputs),
+        }, 3131);
+        assert.deepEqual(tooMany.data, {
+          maximumCollateralInputs: f.params.maxCollateralInputs,
+          countedCollateralInputs: f.params.maxCollateralInputs + 1,
+        });
+        const tokens = await refused({ collateral: withToken }, 3133);
+        assert.deepEqual(
+          plainJson(tokens.data),
+          plainJson({
+            unsuitableCollateralValue: {
+              ada: { lovelace: withToken.output.amount().coin() },
+              [policy.hash().to_hex()]: { "43": 1 },
+            },
+          }),
+        );
+        const mismatch = await refused({ collateral: small, totalCollateral: 1n }, 3135);
+        assert.deepEqual(
+          plainJson(mismatch.data),
+          plainJson({
+            declaredTotalCollateral: { ada: { lovelace: 1 } },
+            computedTotalCollateral: { ada: { lovelace: small!.output.amount().coin() } },
+          }),
+        );
+        await refused({
+          collateral: small,
+          exUnits: { mem: f.params.maxTxExMem + 1n, steps: 1_000n },
+        }, 3134);
+      },
+    );
 
     await t.step("a failing script marked valid is refused (3136); the UTxO set is unchanged", async () => {
       const before = (await walletUtxos(f, alice.address)).length;
