@@ -51,8 +51,8 @@ const describeFailure = (message: string, fallback: E.RedeemerPointer): E.Valida
   const validator = pointer
     ? { purpose: errorPurposes[pointer[1]!.toLowerCase()] ?? fallback.purpose, index: Number(pointer[2]) }
     : fallback;
-  const traces = [...message.matchAll(/Trace[^\n]*\n?((?:\s+[^\n]+\n?)*)/g)]
-    .flatMap((m) => (m[1] ?? "").split("\n").map((l) => l.trim()).filter((l) => l.length > 0));
+  // the evaluator writes each trace on its own line, "Trace <message>", in the order they were emitted
+  const traces = [...message.matchAll(/^\s*Trace (.*)$/gm)].map((m) => m[1]!);
   return { validator, error: E.validationFailure(message.trim(), traces) };
 };
 

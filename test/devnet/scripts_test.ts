@@ -19,6 +19,13 @@ const plainJson = (value: unknown): unknown =>
 const alwaysSucceeds = CML.PlutusV2Script.from_cbor_hex("4e4d01000033222220051200120011");
 /** `(program 1.0.0 (lam d (lam r (lam c (error)))))`: flat 01 00 00 | 0010 0010 0010 0110 | padding. */
 const alwaysFails = CML.PlutusV2Script.from_cbor_hex("4746010000222601");
+/**
+ * `(program 1.0.0 (lam d (lam r (lam c (force [trace "first" [trace "second" (delay (error))]])))))` with
+ * `trace` = `(force (builtin trace))` (builtin 28): traces "second", then "first", then fails. Hand-encoded flat.
+ */
+const failsWithTraces = CML.PlutusV2Script.from_cbor_hex(
+  "5822582001000022253357389201056669727374003357389201067365636f6e64001601",
+);
 const unitData = () => CML.PlutusData.from_cbor_hex("d87980");
 
 const scriptAddress = (script: CML.PlutusV2Script) =>
@@ -121,6 +128,7 @@ Deno.test("devnet Plutus evaluation and phase 2", async (t) => {
 
     const good = await lock(alwaysSucceeds, fuelA!);
     const bad = await lock(alwaysFails, fuelUtxo);
+    const traced = await lock(failsWithTraces, fuelUtxo);
     await run(f.devnet.produceBlock);
 
     await t.step("evaluateTransaction gives the script's budget in Ogmios' shape", async () => {
@@ -193,6 +201,18 @@ Deno.test("devnet Plutus evaluation and phase 2", async (t) => {
         "ogmios.json#/properties/EvaluateTransactionResponse",
         plainJson({ jsonrpc: "2.0", method: "evaluateTransaction", error, id: null }),
       );
+    });
+
+    await t.step("a failing script's traces come back in the 3012 error", async () => {
+      const tx = spend({ script: failsWithTraces, locked: traced, fuel: fuelUtxo, collateral: small });
+      const result = await run(f.devnet.evaluate(tx.to_cbor_hex()));
+      assert.ok(Either.isLeft(result));
+      const [failure] = (result.left as LedgerRejection).error.data as Array<
+        { error: { code: number; data: { traces: Array<string> } } }
+      >;
+      assert.equal(failure!.error.code, 3012);
+      // arguments are evaluated first: the inner trace comes out first
+      assert.deepEqual(failure!.error.data.traces, ["second", "first"], JSON.stringify(failure));
     });
 
     await t.step("collateral rules: missing (3132), insufficient (3128)", async () => {
