@@ -7,7 +7,7 @@ import type { SqlClient } from "@effect/sql/SqlClient";
 import type { SqlError } from "@effect/sql/SqlError";
 import { blake2b } from "@noble/hashes/blake2.js";
 import { hex } from "@scure/base";
-import { Effect } from "effect";
+import { Duration, Effect } from "effect";
 import { Lookups } from "./chain_lookups.ts";
 import { writeEpochBoundaries } from "./epoch_boundary.ts";
 import type { LedgerParams } from "./ledger_view.ts";
@@ -111,7 +111,14 @@ export const writeBlock = (
       op_cert_counter: leader?.counter ?? null,
     });
     if (epoch > tip.epoch) {
-      yield* writeEpochBoundaries(w, { from: tip.epoch, to: epoch, blockId, slot, time });
+      const [duration] = yield* Effect.timed(
+        writeEpochBoundaries(w, { from: tip.epoch, to: epoch, blockId, slot }),
+      );
+      yield* Effect.logInfo(
+        `devnet: entered epoch ${epoch} (${epoch - tip.epoch} boundaries) in ${
+          Math.round(Duration.toMillis(duration))
+        } ms`,
+      );
     }
     for (let index = 0; index < txs.length; index++) {
       yield* writeTransaction(w, lookups, options.params, txs[index]!, { id: blockId, index, epoch, slot });
