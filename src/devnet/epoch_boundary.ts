@@ -4,7 +4,8 @@
  * epoch_boundary.ts) from the chain database: the finished epoch's totals (epoch_finalized), the new epoch's
  * parameters (a copy of the last epoch_param), the reward update (reward_update.ts), pool retirements taking
  * effect (pool_refunds.ts), the stake snapshot and DRep distribution (stake_snapshot.ts), and ada_pots, which add up
- * to the maximum supply. The devnet enacts no governance action, so no treasury withdrawals are paid.
+ * to the maximum supply (treasury donations join the treasury). The devnet enacts no governance action, so no
+ * treasury withdrawals are paid.
  */
 import type { SqlError } from "@effect/sql/SqlError";
 import { Effect } from "effect";
@@ -12,7 +13,7 @@ import { epochParamColumns, maxSupply } from "@src/demo_chain/network_params.ts"
 import { writePoolRefunds } from "./pool_refunds.ts";
 import { writeRewardUpdate } from "./reward_update.ts";
 import { type RowWriter, text } from "./rows.ts";
-import { readUnspent, rewardBalances } from "./stake_state.ts";
+import { createUnspentTable, rewardBalances } from "./stake_state.ts";
 import { writeDrepDistr, writeEpochStake } from "./stake_snapshot.ts";
 
 /** epoch_param columns copied from the previous epoch (all but the row's identity and nonce). */
@@ -50,7 +51,7 @@ export const writeEpochBoundaries = (
       from block b left join tx t on t.block_id = b.id
       where b.epoch_no = ${at.from} and not exists (select 1 from epoch_finalized where no = ${at.from})
       having count(distinct b.id) > 0`;
-    yield* readUnspent(sql);
+    yield* createUnspentTable(sql);
     for (let epoch = at.from + 1; epoch <= at.to; epoch++) {
       const columns = copiedParamColumns.map((c) => sql`${sql(c)}`);
       yield* sql`
@@ -120,6 +121,8 @@ const writeEpoch = (w: RowWriter, epoch: number, at: { blockId: number; slot: nu
       BigInt(reward.pot - reward.toTreasury - reward.paid);
     const depositsDrep = BigInt(previous.depositsDrep) + BigInt(s.drep);
     const depositsProposal = BigInt(previous.depositsProposal) + BigInt(s.proposal);
+    // a transaction's deposit is stake, DRep and proposal deposits together (the devnet writes no proposals yet:
+    // theirs stay with the stake deposits)
     const depositsStake = BigInt(previous.depositsStake) + BigInt(s.deposits) - BigInt(s.drep) -
       BigInt(s.proposal) - refunds.refunded;
     const sum = treasury + reserves + BigInt(s.rewards) + BigInt(s.utxo) + depositsStake + BigInt(s.fees) +

@@ -31,7 +31,7 @@ export const rewardBalances = (sql: SqlClient, epoch: number) =>
  * carrying none. A temporary table for the boundaries written with one block, between which no transaction
  * comes: the outputs are read once however many epochs the chain crosses.
  */
-export const readUnspent = (sql: SqlClient) =>
+export const createUnspentTable = (sql: SqlClient) =>
   Effect.andThen(
     sql`drop table if exists devnet_unspent`,
     sql`
