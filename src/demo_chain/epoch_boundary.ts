@@ -4,6 +4,7 @@
  */
 import type { CopyValue } from "./copy_sink.ts";
 import type { Ledger } from "./ledger.ts";
+import { rewardPot } from "@src/domain/pool_rewards.ts";
 import { epochParamValues, maxSupply, protocol } from "./network_params.ts";
 import { utc } from "./row_values.ts";
 import {
@@ -62,10 +63,12 @@ export const epochBoundary = (ledger: Ledger, epoch: number, firstBlockId: numbe
     return;
   }
   // 3. the reward update: monetary expansion plus the fees of epoch - 2
-  const expansion = Number((ledger.reserves * 3n) / 1000n);
-  const fees = ledger.feesByEpoch[epoch - 2] ?? 0;
-  const pot = expansion + fees;
-  const toTreasury = Math.floor(pot * protocol.treasuryGrowthRate);
+  const { expansion, pot, toTreasury } = rewardPot({
+    reserves: ledger.reserves,
+    fees: ledger.feesByEpoch[epoch - 2] ?? 0,
+    monetaryExpandRate: protocol.monetaryExpandRate,
+    treasuryGrowthRate: protocol.treasuryGrowthRate,
+  });
   const { rows, total } = computeRewards(ledger, epoch - 2, pot - toTreasury);
   writeRewards(ledger, rows, epoch - 2, true);
   ledger.treasury += BigInt(toTreasury);

@@ -18,6 +18,7 @@ import { writeGenesis } from "./genesis.ts";
 import { Ledger } from "./ledger.ts";
 import { type DemoNetwork, epochLength, protocol } from "./network_params.ts";
 import { b, utc } from "./row_values.ts";
+import { rewardPot } from "@src/domain/pool_rewards.ts";
 import { computeRewards, writeEpochStake, writeRewards } from "./stake_and_rewards.ts";
 import { poolRegistration, poolRetirement } from "./tx_pools.ts";
 import { drepCertificate, proposal, vote } from "./tx_governance.ts";
@@ -259,12 +260,13 @@ export class ChainGenerator {
     // rewards earned in the previous epoch (spendable only from the next one, so every query must filter).
     const tipEpoch = this.epochs - 1;
     writeEpochStake(ledger, tipEpoch + 1, ledger.snapshots[tipEpoch]!);
-    const expansion = Number((ledger.reserves * 3n) / 1000n);
-    const pending = computeRewards(
-      ledger,
-      tipEpoch - 1,
-      Math.floor((expansion + (ledger.feesByEpoch[tipEpoch - 1] ?? 0)) * 0.8),
-    );
+    const { pot } = rewardPot({
+      reserves: ledger.reserves,
+      fees: ledger.feesByEpoch[tipEpoch - 1] ?? 0,
+      monetaryExpandRate: protocol.monetaryExpandRate,
+      treasuryGrowthRate: protocol.treasuryGrowthRate,
+    });
+    const pending = computeRewards(ledger, tipEpoch - 1, Math.floor(pot * 0.8));
     writeRewards(ledger, pending.rows, tipEpoch - 1, false);
     return {
       tipBlockNo: ledger.blockNo,

@@ -4,15 +4,11 @@
  */
 import type { Ledger } from "./ledger.ts";
 import type { StakeSnapshot } from "./ledger_types.ts";
+import { type PoolEpoch, type PoolReward, poolRewards } from "@src/domain/pool_rewards.ts";
 import { maxSupply, protocol } from "./network_params.ts";
 
-/** One reward a pool's stake earned: to the operator's reward account (leader) or a delegator's (member). */
-export interface RewardRow {
-  readonly wallet: number;
-  readonly type: "leader" | "member";
-  readonly amount: number;
-  readonly pool: number;
-}
+/** One reward a pool's stake earned, to a wallet's reward account. */
+export type RewardRow = PoolReward<number, number>;
 
 /** The stake snapshot at a boundary: delegated, registered keys with UTxO stake plus rewards. */
 export const snapshot = (ledger: Ledger): StakeSnapshot => {
@@ -54,48 +50,32 @@ export const writeEpochStake = (
 };
 
 /**
- * Rewards earned in `earned` (paid at the boundary into earned + 2): the pot goes to pools in proportion to
- * their active stake share of the supply and their block production; leader and member shares follow margin and
- * fixed cost. Returns rows (not yet written) and their total.
+ * Rewards earned in `earned` (paid at the boundary into earned + 2), from the snapshot active then and the blocks
+ * each pool made (see poolRewards). Returns rows (not yet written) and their total.
  */
 export const computeRewards = (ledger: Ledger, earned: number, pot: number) => {
-  const rows: Array<RewardRow> = [];
   const snap = ledger.snapshots[earned - 1];
   const blocks = ledger.blocksByPool[earned];
-  if (!snap || !blocks || pot <= 0) return { rows, total: 0 };
-  const supply = Number(maxSupply - ledger.reserves);
-  let totalActive = 0;
-  for (const members of snap.byPool.values()) for (const [, a] of members) totalActive += a;
-  let poolBlocks = 0;
-  for (const n of blocks.values()) poolBlocks += n;
-  let total = 0;
+  if (!snap || !blocks || pot <= 0) return { rows: [], total: 0 };
+  const pools: Array<PoolEpoch<number, number>> = [];
   for (const [pool, members] of snap.byPool) {
     const p = ledger.pools[pool]!;
-    const stake = members.reduce((s, [, a]) => s + a, 0);
-    const produced = blocks.get(pool) ?? 0;
-    if (produced === 0 || stake === 0 || poolBlocks === 0) continue;
-    const expected = (poolBlocks * stake) / totalActive;
-    const performance = Math.min(1, produced / Math.max(expected, 1e-9));
-    const poolReward = Math.floor(pot * (stake / supply) * performance);
-    if (poolReward <= 0) continue;
-    const leaderCut = poolReward <= p.fixedCost
-      ? poolReward
-      : p.fixedCost + Math.floor((poolReward - p.fixedCost) * p.margin);
-    const rest = poolReward - leaderCut;
-    const owner = ledger.wallets[p.rewardWallet];
-    if (owner?.registered && leaderCut > 0) {
-      rows.push({ wallet: p.rewardWallet, type: "leader", amount: leaderCut, pool });
-      total += leaderCut;
-    }
-    for (const [w, a] of members) {
-      const amount = Math.floor((rest * a) / stake);
-      if (amount > 0 && ledger.wallets[w]!.registered && !p.owners.includes(w)) {
-        rows.push({ wallet: w, type: "member", amount, pool });
-        total += amount;
-      }
-    }
+    pools.push({
+      pool,
+      members,
+      blocks: blocks.get(pool) ?? 0,
+      fixedCost: p.fixedCost,
+      margin: p.margin,
+      rewardAccount: p.rewardWallet,
+      owners: p.owners,
+    });
   }
-  return { rows, total };
+  return poolRewards({
+    pot,
+    supply: Number(maxSupply - ledger.reserves),
+    pools,
+    registered: (w) => ledger.wallets[w]?.registered ?? false,
+  });
 };
 
 export const writeRewards = (
@@ -106,14 +86,14 @@ export const writeRewards = (
 ) => {
   for (const row of rows) {
     ledger.row("reward", [
-      ledger.stakeAddressId(row.wallet),
+      ledger.stakeAddressId(row.account),
       row.type,
       row.amount,
       earned + 2,
       ledger.pools[row.pool]!.id,
       earned,
     ]);
-    if (apply) ledger.wallets[row.wallet]!.rewards += row.amount;
+    if (apply) ledger.wallets[row.account]!.rewards += row.amount;
   }
 };
 

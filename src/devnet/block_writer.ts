@@ -1,7 +1,8 @@
 /**
  * Writes one block of accepted transactions into the chain database exactly as db-sync would have (the rows of
  * each transaction in tx_rows.ts), in one database transaction: a block is all there or not at all. Crossing
- * into a new epoch writes the boundary rows (epoch_boundary.ts) against the block.
+ * into a new epoch writes the boundary rows (epoch_boundary.ts) against the block; the block's pool is drawn by
+ * the new epoch's active stake (slot_leader.ts).
  */
 import type { SqlClient } from "@effect/sql/SqlClient";
 import type { SqlError } from "@effect/sql/SqlError";
@@ -12,6 +13,7 @@ import { Lookups } from "./chain_lookups.ts";
 import { writeEpochBoundaries } from "./epoch_boundary.ts";
 import type { LedgerParams } from "./ledger_view.ts";
 import { RowWriter } from "./rows.ts";
+import { pickSlotLeader } from "./slot_leader.ts";
 import { type BlockTx, writeTransaction } from "./tx_rows.ts";
 
 export type { BlockTx } from "./tx_rows.ts";
@@ -82,15 +84,20 @@ export const writeBlock = (
     const w = new RowWriter(sql);
     const lookups = new Lookups(w, options.networkId);
     const blockNo = tip.blockNo + 1;
-    const [leader] = yield* sql<
-      { slotLeaderId: string; vrfKey: string; opCert: Uint8Array; counter: number }
-    >`
-      select slot_leader_id::text as "slotLeaderId", vrf_key as "vrfKey", op_cert as "opCert",
-             op_cert_counter as counter
-      from block where block_no is not null and vrf_key is not null and slot_leader_id in (
-        select id from slot_leader where pool_hash_id is not null)
-      order by id desc offset ${blockNo % 20} limit 1`;
     const blockId = yield* w.id("block");
+    if (epoch > tip.epoch) {
+      // wall time, not Effect's Clock: tests move the Clock to cross epochs
+      const started = performance.now();
+      yield* writeEpochBoundaries(w, { from: tip.epoch, to: epoch, blockId, slot });
+      const crossed = epoch - tip.epoch;
+      yield* Effect.logInfo(
+        `devnet: entered epoch ${epoch} (${crossed} ${crossed === 1 ? "boundary" : "boundaries"}) in ${
+          Math.round(performance.now() - started)
+        } ms`,
+      );
+    }
+    // after the boundary: the new epoch's active stake decides who made the block
+    const leader = yield* pickSlotLeader(sql, { epoch, blockNo });
     const hash = blockHash(tip.hash, slot, txs.map((t) => t.accepted.id));
     yield* w.insert("block", {
       id: blockId,
@@ -100,19 +107,16 @@ export const writeBlock = (
       epoch_slot_no: epochSlot,
       block_no: blockNo,
       previous_id: Number(tip.id),
-      slot_leader_id: Number(leader?.slotLeaderId ?? 1),
+      slot_leader_id: leader?.slotLeaderId ?? 1,
       size: 860 + txs.reduce((s, t) => s + t.accepted.size, 0),
       time: utcText(time),
       tx_count: txs.length,
       proto_major: options.params.row.protocolMajor,
       proto_minor: options.params.row.protocolMinor,
       vrf_key: leader?.vrfKey ?? null,
-      op_cert: leader ? w.bytea(leader.opCert) : null,
+      op_cert: leader?.opCert ? w.bytea(leader.opCert) : null,
       op_cert_counter: leader?.counter ?? null,
     });
-    if (epoch > tip.epoch) {
-      yield* writeEpochBoundaries(w, { from: tip.epoch, to: epoch, blockId, slot, time });
-    }
     for (let index = 0; index < txs.length; index++) {
       yield* writeTransaction(w, lookups, options.params, txs[index]!, { id: blockId, index, epoch, slot });
     }

@@ -78,7 +78,7 @@ export const makeDevnet = (sql: SqlClient, config: DevnetConfig): Effect.Effect<
       networkId: net.networkId,
       slot: yield* currentSlot,
       params: yield* Ref.get(params),
-    });
+    }).pipe(Effect.annotateLogs("network", config.network));
     if (funded) yield* Ref.set(params, yield* readLedgerParams(sql));
 
     const view = Effect.gen(function* () {
@@ -216,7 +216,7 @@ export const makeDevnet = (sql: SqlClient, config: DevnetConfig): Effect.Effect<
         networkId: net.networkId,
         slot,
         params: p,
-      });
+      }).pipe(Effect.annotateLogs("network", config.network));
       mempool.remove(block.txIds, expired);
       if (block.epoch !== p.epoch) yield* Ref.set(params, yield* readLedgerParams(sql));
       yield* PubSub.publish(blocks, block);

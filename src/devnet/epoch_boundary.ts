@@ -1,13 +1,20 @@
 /**
- * The epoch boundary as db-sync records it, written with the first devnet block of a new epoch (for every
- * epoch the chain crossed since its tip): the finished epoch's totals (epoch_finalized), the new epoch's
- * parameters (unchanged: a copy of the last epoch_param), ada_pots that add up to the maximum supply, and the
- * stake snapshot taken now, which becomes active next epoch (epoch_stake for epoch + 1, as the generator does).
+ * The epoch boundary as db-sync records it, written with the first devnet block of a new epoch (for every epoch
+ * the chain crossed since its tip), doing what the demo chain generator's boundary does (src/demo_chain/
+ * epoch_boundary.ts) from the chain database: the finished epoch's totals (epoch_finalized), the new epoch's
+ * parameters (a copy of the last epoch_param), the reward update (reward_update.ts), pool retirements taking
+ * effect (pool_refunds.ts), the stake snapshot and DRep distribution (stake_snapshot.ts), and ada_pots, which add up
+ * to the maximum supply (treasury donations join the treasury). The devnet enacts no governance action, so no
+ * treasury withdrawals are paid.
  */
 import type { SqlError } from "@effect/sql/SqlError";
 import { Effect } from "effect";
 import { epochParamColumns, maxSupply } from "@src/demo_chain/network_params.ts";
+import { writePoolRefunds } from "./pool_refunds.ts";
+import { writeRewardUpdate } from "./reward_update.ts";
 import { type RowWriter, text } from "./rows.ts";
+import { createUnspentTable, rewardBalances } from "./stake_state.ts";
+import { writeDrepDistr, writeEpochStake } from "./stake_snapshot.ts";
 
 /** epoch_param columns copied from the previous epoch (all but the row's identity and nonce). */
 const copiedParamColumns = epochParamColumns.filter((c) =>
@@ -23,9 +30,16 @@ interface Pots {
   readonly blockId: string;
 }
 
+interface BoundaryParams {
+  readonly monetaryExpandRate: number;
+  readonly treasuryGrowthRate: number;
+  readonly poolDeposit: string;
+  readonly drepActivity: string | null;
+}
+
 export const writeEpochBoundaries = (
   w: RowWriter,
-  at: { from: number; to: number; blockId: number; slot: number; time: Date },
+  at: { from: number; to: number; blockId: number; slot: number },
 ): Effect.Effect<void, SqlError> =>
   Effect.gen(function* () {
     const { sql } = w;
@@ -37,6 +51,7 @@ export const writeEpochBoundaries = (
       from block b left join tx t on t.block_id = b.id
       where b.epoch_no = ${at.from} and not exists (select 1 from epoch_finalized where no = ${at.from})
       having count(distinct b.id) > 0`;
+    yield* createUnspentTable(sql);
     for (let epoch = at.from + 1; epoch <= at.to; epoch++) {
       const columns = copiedParamColumns.map((c) => sql`${sql(c)}`);
       yield* sql`
@@ -46,73 +61,86 @@ export const writeEpochBoundaries = (
       )}, ${epoch}, sha256(convert_to(${`devnet-nonce-${epoch}`}, 'UTF8')),
                ${at.blockId}, ${sql.csv(columns)}
         from epoch_param where epoch_no < ${epoch} order by epoch_no desc limit 1`;
-      yield* writePots(w, epoch, at);
-      yield* writeStakeSnapshot(w, epoch + 1);
+      yield* writeEpoch(w, epoch, at);
     }
   });
 
-const writePots = (w: RowWriter, epoch: number, at: { blockId: number; slot: number }) =>
+/** Everything after the parameters, in the generator's order: rewards, refunds, snapshot, pots. */
+const writeEpoch = (w: RowWriter, epoch: number, at: { blockId: number; slot: number }) =>
   Effect.gen(function* () {
     const { sql } = w;
+    const [params] = yield* sql<BoundaryParams>`
+      select monetary_expand_rate as "monetaryExpandRate", treasury_growth_rate as "treasuryGrowthRate",
+             pool_deposit::text as "poolDeposit", drep_activity::text as "drepActivity"
+      from epoch_param where epoch_no = ${epoch}`;
     const [previous] = yield* sql<Pots>`
       select treasury::text as treasury, reserves::text as reserves, deposits_stake::text as "depositsStake",
              deposits_drep::text as "depositsDrep", deposits_proposal::text as "depositsProposal",
              block_id::text as "blockId"
-      from ada_pots order by epoch_no desc limit 1`;
-    if (!previous) return;
-    const [sums] = yield* sql<{ utxo: string; fees: string; deposits: string }>`
+      from ada_pots where epoch_no < ${epoch} order by epoch_no desc limit 1`;
+    if (!params || !previous) return;
+    const reward = yield* writeRewardUpdate(sql, {
+      epoch,
+      reserves: BigInt(previous.reserves),
+      monetaryExpandRate: params.monetaryExpandRate,
+      treasuryGrowthRate: params.treasuryGrowthRate,
+    });
+    const refunds = yield* writePoolRefunds(sql, { epoch, poolDeposit: BigInt(params.poolDeposit) });
+    yield* writeEpochStake(w, epoch);
+    yield* writeDrepDistr(w, { epoch, drepActivity: Number(params.drepActivity ?? 0) });
+    // what moved since the last pots: the transactions from the previous boundary's block (whose own
+    // transactions came after that boundary) up to this block
+    const [sums] = yield* sql<
+      {
+        utxo: string;
+        fees: string;
+        deposits: string;
+        drep: string;
+        proposal: string;
+        donations: string;
+        rewards: string;
+      }
+    >`
+      with moved as (select id, deposit, treasury_donation from tx
+                     where block_id >= ${previous.blockId} and block_id < ${at.blockId})
       select
-        (select coalesce(sum(o.value), 0) from tx_out o
-          where not exists (select 1 from tx_in i where i.tx_out_id = o.tx_id and i.tx_out_index = o.index))::text
-          as utxo,
+        (select coalesce(sum(amount), 0) from devnet_unspent)::text as utxo,
         (select coalesce(sum(t.fee), 0) from tx t join block b on b.id = t.block_id
           where b.epoch_no = ${epoch - 1})::text as fees,
-        (select coalesce(sum(t.deposit), 0) from tx t where t.block_id > ${previous.blockId}
-          and t.block_id < ${at.blockId})::text as deposits`;
-    const depositsStake = BigInt(previous.depositsStake) + BigInt(sums!.deposits);
-    const fixed = BigInt(previous.treasury) + BigInt(previous.reserves) + BigInt(sums!.utxo) + depositsStake +
-      BigInt(sums!.fees) + BigInt(previous.depositsDrep) + BigInt(previous.depositsProposal);
+        (select coalesce(sum(deposit), 0) from moved)::text as deposits,
+        (select coalesce(sum(deposit), 0) from drep_registration where tx_id in (select id from moved))::text
+          as drep,
+        (select coalesce(sum(deposit), 0) from gov_action_proposal where tx_id in (select id from moved))::text
+          as proposal,
+        (select coalesce(sum(treasury_donation), 0) from moved)::text as donations,
+        (select coalesce(sum(amount), 0) from (${rewardBalances(sql, epoch)}) b)::text as rewards`;
+    const s = sums!;
+    const treasury = BigInt(previous.treasury) + BigInt(reward.toTreasury) + refunds.toTreasury +
+      BigInt(s.donations);
+    const reserves = BigInt(previous.reserves) - BigInt(reward.expansion) +
+      BigInt(reward.pot - reward.toTreasury - reward.paid);
+    const depositsDrep = BigInt(previous.depositsDrep) + BigInt(s.drep);
+    const depositsProposal = BigInt(previous.depositsProposal) + BigInt(s.proposal);
+    // a transaction's deposit is stake, DRep and proposal deposits together (the devnet writes no proposals yet:
+    // theirs stay with the stake deposits)
+    const depositsStake = BigInt(previous.depositsStake) + BigInt(s.deposits) - BigInt(s.drep) -
+      BigInt(s.proposal) - refunds.refunded;
+    const sum = treasury + reserves + BigInt(s.rewards) + BigInt(s.utxo) + depositsStake + BigInt(s.fees) +
+      depositsDrep + depositsProposal;
+    if (sum !== maxSupply) {
+      yield* Effect.logError(`devnet: ada_pots of epoch ${epoch} add up to ${sum}, not the maximum supply`);
+    }
     yield* w.add("ada_pots", {
       slot_no: at.slot,
       epoch_no: epoch,
-      treasury: previous.treasury,
-      reserves: previous.reserves,
-      // what is left of the supply sits in reward accounts: the pots always add up to 45 billion ADA
-      rewards: text(maxSupply - fixed),
-      utxo: sums!.utxo,
+      treasury: text(treasury),
+      reserves: text(reserves),
+      rewards: s.rewards,
+      utxo: s.utxo,
       deposits_stake: text(depositsStake),
-      fees: sums!.fees,
+      fees: s.fees,
       block_id: at.blockId,
-      deposits_drep: previous.depositsDrep,
-      deposits_proposal: previous.depositsProposal,
+      deposits_drep: text(depositsDrep),
+      deposits_proposal: text(depositsProposal),
     });
-  });
-
-/** The stake of every registered, delegated credential (its unspent outputs), active in `epoch`. */
-const writeStakeSnapshot = (w: RowWriter, epoch: number) =>
-  Effect.gen(function* () {
-    const { sql } = w;
-    const [done] = yield* sql<{ n: string }>`
-      select count(*)::text as n from epoch_stake_progress where epoch_no = ${epoch}`;
-    if (Number(done?.n ?? 0) > 0) return;
-    yield* sql`
-      with registration as (select addr_id, max(tx_id) as t from stake_registration group by addr_id),
-      deregistration as (select addr_id, max(tx_id) as t from stake_deregistration group by addr_id),
-      delegated as (
-        select distinct on (d.addr_id) d.addr_id, d.pool_hash_id, d.tx_id
-        from delegation d join registration r on r.addr_id = d.addr_id
-        left join deregistration x on x.addr_id = d.addr_id
-        where (x.t is null or r.t > x.t) and d.tx_id >= r.t
-        order by d.addr_id, d.tx_id desc, d.cert_index desc),
-      utxo as (
-        select o.stake_address_id as addr_id, sum(o.value) as amount from tx_out o
-        where o.stake_address_id in (select addr_id from delegated)
-          and not exists (select 1 from tx_in i where i.tx_out_id = o.tx_id and i.tx_out_index = o.index)
-        group by o.stake_address_id)
-      insert into epoch_stake (id, addr_id, pool_id, amount, epoch_no)
-      select (select coalesce(max(id), 0) from epoch_stake) + row_number() over (order by d.addr_id),
-             d.addr_id, d.pool_hash_id, u.amount, ${epoch}
-      from delegated d join utxo u on u.addr_id = d.addr_id
-      where u.amount > 0`;
-    yield* w.add("epoch_stake_progress", { epoch_no: epoch, completed: true });
   });
