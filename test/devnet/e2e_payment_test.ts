@@ -3,12 +3,12 @@
  * the funded ones; a payment built and signed with cardano-serialization-lib is evaluated and submitted with the
  * official Ogmios client, confirmed by tx-status, seen by the explorer, GraphQL and a chain-sync session that
  * intersected before it; a second spend of the same input answers 3117 and leaves the UTxO set as it was; a
- * native-script mint lands and the explorer lists the asset; the README's example script runs as written.
+ * native-script mint of two assets lands and the explorer, GraphQL, ledger state and chain sync show it; the README's example script runs as written.
  */
 import assert from "node:assert/strict";
 import * as CSL from "@emurgo/cardano-serialization-lib-nodejs";
 import { big } from "../../scripts/devnet_example.ts";
-import { type OgmiosUtxo, openDevnetService, sleep } from "../support/devnet_service.ts";
+import { type Json, type OgmiosUtxo, openDevnetService, sleep } from "../support/devnet_service.ts";
 import { testDatabaseUrl } from "../support/databases.ts";
 
 Deno.test({
@@ -103,7 +103,7 @@ Deno.test({
       });
 
       await t.step(
-        "a native-script mint built with CSL: confirmed, the explorer lists the minted asset",
+        "a multi-asset mint built with CSL: confirmed, seen by the explorer, GraphQL, ledger state and chain sync",
         async () => {
           const input = before[1]!;
           const builder = CSL.TransactionBuilder.new(s.config);
@@ -115,11 +115,24 @@ Deno.test({
           const policy = CSL.NativeScript.new_script_pubkey(
             CSL.ScriptPubkey.new(signingKey.to_public().hash()),
           );
-          builder.add_mint_asset_and_output_min_required_coin(
-            policy,
-            CSL.AssetName.new(new TextEncoder().encode("E2E")),
-            CSL.Int.new_i32(500),
-            CSL.TransactionOutputBuilder.new().with_address(payerAddress).next(),
+          const policyId = policy.hash().to_hex();
+          // two assets of one policy in one output: "E2E" (453245) x 500 and "E2F" (453246) x 7
+          const minted = [["E2E", 500], ["E2F", 7]] as const;
+          const assets = CSL.Assets.new();
+          for (const [name, quantity] of minted) {
+            const assetName = CSL.AssetName.new(new TextEncoder().encode(name));
+            builder.add_mint_asset(policy, assetName, CSL.Int.new_i32(quantity));
+            assets.insert(assetName, big(quantity));
+          }
+          const multiAsset = CSL.MultiAsset.new();
+          multiAsset.insert(policy.hash(), assets);
+          builder.add_output(
+            CSL.TransactionOutputBuilder.new().with_address(payerAddress).next()
+              .with_asset_and_min_required_coin_by_utxo_cost(
+                multiAsset,
+                CSL.DataCost.new_coins_per_byte(big(s.protocolParameters.minUtxoDepositCoefficient)),
+              )
+              .build(),
           );
           builder.add_change_if_needed(payerAddress);
           const fixed = CSL.FixedTransaction.from_bytes(builder.build_tx().to_bytes());
@@ -132,6 +145,7 @@ Deno.test({
           );
           assert.equal(await s.client.submitTransaction(fixed.to_hex()), id);
           await s.confirmed(id);
+
           const explorer = await s.get(`/v2/explorer/mainnet/tx/${id}`);
           assert.equal(explorer.status, 200);
           assert.deepEqual(
@@ -140,12 +154,46 @@ Deno.test({
               assetNameHex: m.assetNameHex,
               quantity: m.quantity,
             })),
-            [{ policyId: policy.hash().to_hex(), assetNameHex: "453245", quantity: "500" }],
+            [
+              { policyId, assetNameHex: "453245", quantity: "500" },
+              { policyId, assetNameHex: "453246", quantity: "7" },
+            ],
           );
-          const minted = (await s.utxosOf(payer!.address)).find((u) =>
+          const [output] = explorer.body.outputs;
+          assert.deepEqual(
+            output.tokens.map((t: { assetName: string; quantity: string }) => [t.assetName, t.quantity]),
+            [["E2E", "500"], ["E2F", "7"]],
+          );
+
+          const data = await s.graphql(`{
+            ma_tx_mint(where: {tx: {hash: {_eq: "${id}"}}}, order_by: {multi_asset: {name: asc}}) {
+              quantity multi_asset { policy name fingerprint }
+            }
+            ma_tx_out(where: {tx_out: {tx: {hash: {_eq: "${id}"}}}}, order_by: {multi_asset: {name: asc}}) {
+              quantity tx_out { index }
+            }
+          }`);
+          assert.deepEqual(
+            data.ma_tx_mint.map((m: Json) => [m.quantity, m.multi_asset.policy, m.multi_asset.name]),
+            [["500", policyId, "453245"], ["7", policyId, "453246"]],
+          );
+          assert.deepEqual(
+            data.ma_tx_mint.map((m: Json) => m.multi_asset.fingerprint),
+            output.tokens.map((t: { fingerprint: string }) => t.fingerprint),
+          );
+          assert.deepEqual(data.ma_tx_out, [
+            { quantity: "500", tx_out: { index: 0 } },
+            { quantity: "7", tx_out: { index: 0 } },
+          ]);
+
+          const unspent = (await s.utxosOf(payer!.address)).find((u) =>
             u.transaction.id === id && u.index === 0
           );
-          assert.equal(minted?.value[policy.hash().to_hex()]?.["453245"], 500);
+          assert.deepEqual(unspent?.value[policyId], { "453245": 500, "453246": 7 });
+
+          const seen = await s.syncUntil(id);
+          assert.deepEqual(seen.mint, { [policyId]: { "453245": 500, "453246": 7 } });
+          assert.deepEqual(seen.outputs[0].value[policyId], { "453245": 500, "453246": 7 });
         },
       );
 
