@@ -13,6 +13,7 @@ import type { DecodedTransaction } from "./decode.ts";
 import * as E from "./errors.ts";
 import type { LedgerView } from "./ledger_view.ts";
 import { checkStakeRules } from "./certificate_rules.ts";
+import { scriptIntegrityHash, witnessSetBytes } from "./script_integrity.ts";
 import { certificateCredential, redeemerEntries } from "./tx_parts.ts";
 import { addCmlValue, addMint, emptyBalance, sameBalance, toOgmiosValue } from "./value.ts";
 
@@ -51,6 +52,7 @@ const sortInputs = (inputs: Array<CML.TransactionInput>) =>
   });
 
 const fail = (error: E.OgmiosError) => Either.left(error);
+
 
 /** Runs the phase-1 rules; returns the accepted transaction or the first failure as Ogmios' error object. */
 export const validatePhase1 = (
@@ -269,15 +271,7 @@ export const validatePhase1 = (
       return fail(E.missingCostModels(missingModels.map((l) => ["plutus:v1", "plutus:v2", "plutus:v3"][l]!)));
     }
     const provided = body.script_data_hash()?.to_hex() ?? null;
-    let computed: string | null = null;
-    if (redeemers.length > 0 || witnessDatums.length > 0) {
-      const langs = CML.LanguageList.new();
-      for (const l of languages) langs.add(l);
-      const datumList = witnesses.plutus_datums() ?? CML.PlutusDataList.new();
-      const redeemerList = witnesses.redeemers() ??
-        CML.Redeemers.new_arr_legacy_redeemer(CML.LegacyRedeemerList.new());
-      computed = CML.calc_script_data_hash(redeemerList, datumList, p.costModels, langs)?.to_hex() ?? null;
-    }
+    const computed = scriptIntegrityHash(witnessSetBytes(decoded.bytes), languages, p.costModels);
     if (provided !== computed) return fail(E.scriptIntegrityHashMismatch(provided, computed));
 
     // fee

@@ -22,7 +22,7 @@ const inputOf = (u: OgmiosUtxo) =>
   CSL.TransactionInput.new(CSL.TransactionHash.from_hex(u.transaction.id), u.index);
 
 Deno.test({
-  name: "devnet end to end: a Plutus spend built with CSL, evaluated, then submitted",
+  name: "devnet end to end: Plutus V2 and V1 spends built with CSL, evaluated, then submitted",
   // the devnet runs on the embedded demo chain (the PostgreSQL run serves db-sync databases)
   ignore: testDatabaseUrl !== undefined,
   sanitizeResources: false,
@@ -66,10 +66,18 @@ Deno.test({
       assert.equal(lockedUtxo?.value.ada.lovelace, 20_000_000);
       const change = (await s.utxosOf(wallet!.address)).find((u) => u.transaction.id === lock.id)!;
 
-      /** The spend of the locked output (fuel: the lock's change), with the given budget. */
-      const spend = (budget: { memory: number; cpu: number }) => {
+      interface Spend {
+        readonly script: CSL.PlutusScript;
+        readonly locked: OgmiosUtxo;
+        readonly fuel: OgmiosUtxo;
+        /** The datum, when the locked output carries only its hash (it goes in the witness set). */
+        readonly datum?: CSL.PlutusData;
+      }
+      /** The spend of a locked output and a fuel output from the same transaction, with the given budget. */
+      const spendFrom = (o: Spend, budget: { memory: number; cpu: number }) => {
         const builder = CSL.TransactionBuilder.new(s.config);
         const inputs = CSL.TxInputsBuilder.new();
+        // both inputs come from one transaction and the locked one has the lower index: redeemer index 0
         const redeemer = CSL.Redeemer.new(
           CSL.RedeemerTag.new_spend(),
           big(0),
@@ -77,14 +85,16 @@ Deno.test({
           CSL.ExUnits.new(big(budget.memory), big(budget.cpu)),
         );
         inputs.add_plutus_script_input(
-          CSL.PlutusWitness.new_without_datum(alwaysSucceeds, redeemer),
-          inputOf(lockedUtxo!),
-          CSL.Value.new(big(lockedUtxo!.value.ada.lovelace)),
+          o.datum
+            ? CSL.PlutusWitness.new(o.script, o.datum, redeemer)
+            : CSL.PlutusWitness.new_without_datum(o.script, redeemer),
+          inputOf(o.locked),
+          CSL.Value.new(big(o.locked.value.ada.lovelace)),
         );
         inputs.add_regular_input(
           walletAddress,
-          inputOf(change),
-          CSL.Value.new(big(change.value.ada.lovelace)),
+          inputOf(o.fuel),
+          CSL.Value.new(big(o.fuel.value.ada.lovelace)),
         );
         builder.set_inputs(inputs);
         const collateralInputs = CSL.TxInputsBuilder.new();
@@ -99,6 +109,8 @@ Deno.test({
         builder.add_change_if_needed(walletAddress);
         return signed(builder);
       };
+      const spend = (budget: { memory: number; cpu: number }) =>
+        spendFrom({ script: alwaysSucceeds, locked: lockedUtxo!, fuel: change }, budget);
       await s.syncFromTip();
       let budget = { memory: 0, cpu: 0 };
       let tx = spend({ memory: 14_000_000, cpu: 10_000_000_000 });
@@ -189,6 +201,71 @@ Deno.test({
         }]);
         assert.deepEqual(seen.collateralReturn?.address, wallet!.address);
       });
+
+      await t.step(
+        "a Plutus V1 spend: the datum by hash in the witness set (a tagged set), evaluated, confirmed",
+        async () => {
+          const v1 = CSL.PlutusScript.from_hex_with_version(
+            "4e4d01000033222220051200120011",
+            CSL.Language.new_plutus_v1(),
+          );
+          const v1Address = CSL.EnterpriseAddress.new(1, CSL.Credential.from_scripthash(v1.hash()))
+            .to_address();
+          const datumHash = CSL.hash_plutus_data(unit()).to_hex();
+          // fuel: the V2 spend's change
+          const fuelV1 = (await s.utxosOf(wallet!.address)).find((u) => u.transaction.id === tx.id)!;
+          const lockBuilder = CSL.TransactionBuilder.new(s.config);
+          lockBuilder.add_regular_input(
+            walletAddress,
+            inputOf(fuelV1),
+            CSL.Value.new(big(fuelV1.value.ada.lovelace)),
+          );
+          const lockedV1 = CSL.TransactionOutput.new(v1Address, CSL.Value.new(big(20_000_000)));
+          lockedV1.set_data_hash(CSL.hash_plutus_data(unit()));
+          lockBuilder.add_output(lockedV1);
+          lockBuilder.add_change_if_needed(walletAddress);
+          const lockV1 = signed(lockBuilder);
+          assert.equal(await s.client.submitTransaction(lockV1.cbor), lockV1.id);
+          await s.confirmed(lockV1.id);
+          const [locked] = await s.utxosOf(v1Address.to_bech32());
+          assert.equal((locked as OgmiosUtxo & { datumHash?: string }).datumHash, datumHash);
+          const fuel = (await s.utxosOf(wallet!.address)).find((u) => u.transaction.id === lockV1.id)!;
+
+          const v1Spend = { script: v1, locked: locked!, fuel, datum: unit() };
+          const [evaluation] = await s.client.evaluateTransaction(
+            spendFrom(v1Spend, { memory: 14_000_000, cpu: 10_000_000_000 }).cbor,
+          );
+          assert.deepEqual(evaluation!.validator, { purpose: "spend", index: 0 });
+          const v1Budget = { memory: Number(evaluation!.budget.memory), cpu: Number(evaluation!.budget.cpu) };
+          assert.ok(v1Budget.memory > 0 && v1Budget.cpu > 0);
+          const spent = spendFrom(v1Spend, v1Budget);
+          assert.equal(await s.client.submitTransaction(spent.cbor), spent.id);
+          assert.equal((await s.confirmed(spent.id)).fee, spent.fee.to_str());
+          assert.deepEqual(await s.utxosOf(v1Address.to_bech32()), []);
+
+          const data = await s.graphql(`{
+            redeemer(where: {tx: {hash: {_eq: "${spent.id}"}}}) { script_hash unit_mem }
+            datum(where: {hash: {_eq: "${datumHash}"}}) { bytes }
+          }`);
+          assert.deepEqual(data.redeemer, [{
+            script_hash: v1.hash().to_hex(),
+            unit_mem: String(v1Budget.memory),
+          }]);
+          assert.deepEqual(data.datum, [{ bytes: "d87980" }]);
+          const seen = await s.syncUntil(spent.id);
+          // (witness datums and scripts are not in chain sync: db-sync keeps each under its first transaction)
+          assert.deepEqual(seen.redeemers, [{
+            validator: { purpose: "spend", index: 0 },
+            redeemer: "d87980",
+            executionUnits: v1Budget,
+          }]);
+          assert.ok(
+            seen.inputs.some((i: { transaction: { id: string }; index: number }) =>
+              i.transaction.id === lockV1.id && i.index === 0
+            ),
+          );
+        },
+      );
     } finally {
       await s.close();
     }
