@@ -3,12 +3,14 @@
  * at an always-succeeds PlutusV2 validator with an inline datum; build the spend with placeholder budgets,
  * evaluateTransaction, rebuild with the budgets it gave, the script data hash over the ledger's cost models and
  * collateral with a return; submit, poll tx-status. The explorer, GraphQL (redeemer, collateral_tx_in) and chain
- * sync show the redeemer and collateral, and the locked output is gone from the UTxO set.
+ * sync show the redeemer and collateral, and the locked output is gone from the UTxO set. Then a Plutus V1
+ * spend with the datum in the witness set: a body committing to another cost model is 3113 and spends nothing;
+ * the right one lands.
  */
 import assert from "node:assert/strict";
 import * as CSL from "@emurgo/cardano-serialization-lib-nodejs";
 import { big } from "../../scripts/devnet_example.ts";
-import { type OgmiosUtxo, openDevnetService } from "../support/devnet_service.ts";
+import { type Json, type OgmiosUtxo, openDevnetService } from "../support/devnet_service.ts";
 import { testDatabaseUrl } from "../support/databases.ts";
 
 /** The always-succeeds PlutusV2 validator the demo chain uses (CBOR of its flat bytes), and unit data. */
@@ -41,7 +43,12 @@ Deno.test({
       const signed = (builder: CSL.TransactionBuilder) => {
         const tx = CSL.FixedTransaction.from_bytes(builder.build_tx().to_bytes());
         tx.sign_and_add_vkey_signature(key);
-        return { cbor: tx.to_hex(), id: tx.transaction_hash().to_hex(), fee: builder.get_fee_if_set()! };
+        return {
+          cbor: tx.to_hex(),
+          id: tx.transaction_hash().to_hex(),
+          fee: builder.get_fee_if_set()!,
+          scriptDataHash: tx.body().script_data_hash()?.to_hex(),
+        };
       };
       const [fuel, collateral] = await s.utxosOf(wallet!.address);
 
@@ -72,6 +79,8 @@ Deno.test({
         readonly fuel: OgmiosUtxo;
         /** The datum, when the locked output carries only its hash (it goes in the witness set). */
         readonly datum?: CSL.PlutusData;
+        /** The cost models the script data hash commits to (the ledger's unless a test breaks it). */
+        readonly costModels?: CSL.Costmdls;
       }
       /** The spend of a locked output and a fuel output from the same transaction, with the given budget. */
       const spendFrom = (o: Spend, budget: { memory: number; cpu: number }) => {
@@ -105,7 +114,7 @@ Deno.test({
         );
         builder.set_collateral(collateralInputs);
         builder.set_total_collateral_and_return(big(5_000_000), walletAddress);
-        builder.calc_script_data_hash(s.costModels);
+        builder.calc_script_data_hash(o.costModels ?? s.costModels);
         builder.add_change_if_needed(walletAddress);
         return signed(builder);
       };
@@ -238,6 +247,25 @@ Deno.test({
           assert.deepEqual(evaluation!.validator, { purpose: "spend", index: 0 });
           const v1Budget = { memory: Number(evaluation!.budget.memory), cpu: Number(evaluation!.budget.cpu) };
           assert.ok(v1Budget.memory > 0 && v1Budget.cpu > 0);
+          // committing to another V1 cost model: 3113 with both hashes, nothing spent
+          const otherModels = CSL.Costmdls.from_bytes(s.costModels.to_bytes());
+          const otherV1 = otherModels.get(CSL.Language.new_plutus_v1())!;
+          otherV1.set(0, CSL.Int.from_str(String(BigInt(otherV1.get(0).to_str()) + 1n)));
+          otherModels.insert(CSL.Language.new_plutus_v1(), otherV1);
+          const unspentBefore = await s.utxosOf(wallet!.address);
+          const wrong = spendFrom({ ...v1Spend, costModels: otherModels }, v1Budget);
+          await assert.rejects(
+            s.client.submitTransaction(wrong.cbor),
+            (e: { code?: number; data?: Json }) => {
+              assert.equal(e.code, 3113);
+              assert.equal(e.data.computedScriptIntegrity, spendFrom(v1Spend, v1Budget).scriptDataHash);
+              assert.notEqual(e.data.providedScriptIntegrity, e.data.computedScriptIntegrity);
+              return true;
+            },
+          );
+          assert.deepEqual(await s.utxosOf(wallet!.address), unspentBefore);
+          assert.equal((await s.utxosOf(v1Address.to_bech32())).length, 1);
+
           const spent = spendFrom(v1Spend, v1Budget);
           assert.equal(await s.client.submitTransaction(spent.cbor), spent.id);
           assert.equal((await s.confirmed(spent.id)).fee, spent.fee.to_str());
