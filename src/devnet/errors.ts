@@ -423,3 +423,17 @@ export const validationFailure = (validationError: string, traces: ReadonlyArray
     "during the script execution.",
   data: { validationError, traces },
 });
+
+// ------------------------------------------------------------------------------------- more phase-1 rules
+
+export const referenceScriptsTooLarge = (measured: number, maximum: number): OgmiosError => ({
+  code: 3166,
+  message: "The compound size of all reference scripts exceeds the maximum size allowed by the protocol. " +
+    "Use fewer or smaller scripts to reduce the total size below acceptable limits. The field " +
+    "'data.measuredReferenceScriptsSize' indicates the actual total measured size of your reference scripts, " +
+    "whereas 'data.maximumReferenceScriptsSize' indicates the current maximum size enforced by the ledger.",
+  data: {
+    measuredReferenceScriptsSize: { bytes: measured },
+    maximumReferenceScriptsSize: { bytes: maximum },
+  },
+});

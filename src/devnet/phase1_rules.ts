@@ -13,6 +13,8 @@ import type { DecodedTransaction } from "./decode.ts";
 import * as E from "./errors.ts";
 import type { LedgerView } from "./ledger_view.ts";
 import { checkStakeRules } from "./certificate_rules.ts";
+import { ledgerMinFee } from "./min_fee.ts";
+import { maxReferenceScriptsSizePerTx, referenceScriptsSize } from "./reference_scripts.ts";
 import { certificateCredential, redeemerEntries } from "./tx_parts.ts";
 import { addCmlValue, addMint, emptyBalance, sameBalance, toOgmiosValue } from "./value.ts";
 
@@ -30,6 +32,8 @@ export interface AcceptedTx extends DecodedTransaction {
   readonly stakeRegistration: ReadonlyMap<string, boolean>;
   readonly withdrawn: ReadonlyArray<string>;
   readonly poolsRegistered: ReadonlyArray<string>;
+  /** Bytes of reference scripts as the ledger counts them (per-block limit). */
+  readonly referenceScriptSize: number;
 }
 
 type Purpose = E.RedeemerPointer["purpose"];
@@ -78,6 +82,10 @@ export const validatePhase1 = (
       ));
     }
     const spent = (i: CML.TransactionInput) => resolved.get(inputKey(i))!;
+    const referenceScriptSize = referenceScriptsSize([...inputs, ...referenceInputs], resolved);
+    if (referenceScriptSize > maxReferenceScriptsSizePerTx) {
+      return fail(E.referenceScriptsTooLarge(referenceScriptSize, maxReferenceScriptsSizePerTx));
+    }
 
     // validity interval (TxExpired)
     const start = body.validity_interval_start();
@@ -201,14 +209,9 @@ export const validatePhase1 = (
       scripts.set(s.hash().to_hex(), CML.Script.new_plutus_v3(s));
     }
     const witnessScripts = new Set(scripts.keys());
-    let referenceScriptSize = 0;
     for (const i of [...inputs, ...referenceInputs]) {
       const script = spent(i).script_ref();
-      if (!script) {
-        continue;
-      }
-      referenceScriptSize += script.to_cbor_bytes().length;
-      if (!scripts.has(script.hash().to_hex())) scripts.set(script.hash().to_hex(), script);
+      if (script && !scripts.has(script.hash().to_hex())) scripts.set(script.hash().to_hex(), script);
     }
     const neededScripts = [...new Set(needs.flatMap((n) => (n.script ? [n.script] : [])))];
     const missing = neededScripts.filter((h) => !scripts.has(h));
@@ -281,7 +284,7 @@ export const validatePhase1 = (
     if (provided !== computed) return fail(E.scriptIntegrityHashMismatch(provided, computed));
 
     // fee
-    const minFee = CML.min_fee(tx, p.linearFee, p.prices, BigInt(referenceScriptSize));
+    const minFee = ledgerMinFee(tx, p, referenceScriptSize);
     const fee = body.fee();
     if (fee < minFee) return fail(E.transactionFeeTooSmall(minFee, fee));
 
@@ -358,5 +361,6 @@ export const validatePhase1 = (
       stakeRegistration,
       withdrawn,
       poolsRegistered,
+      referenceScriptSize,
     });
   });
