@@ -18,6 +18,7 @@ import { decodeTransaction } from "./decode.ts";
 import * as E from "./errors.ts";
 import { evaluateScripts, type RedeemerBudget, type SlotConfig } from "./evaluate.ts";
 import { fundWallets } from "./faucet.ts";
+import { decodeForSubmission } from "./ledger_decodable.ts";
 import { type LedgerParams, makeLedgerView, readLedgerParams } from "./ledger_view.ts";
 import { Mempool } from "./mempool.ts";
 import { validatePhase1 } from "./phase1_rules.ts";
@@ -94,7 +95,7 @@ export const makeDevnet = (sql: SqlClient, config: DevnetConfig): Effect.Effect<
     const submit = (cborHex: string) =>
       lock.withPermits(1)(
         Effect.gen(function* () {
-          const decoded = decodeTransaction(cborHex);
+          const decoded = decodeForSubmission(cborHex);
           if (Either.isLeft(decoded)) return yield* reject(decoded.left);
           const checked = yield* validatePhase1(decoded.right, yield* view);
           if (Either.isLeft(checked)) return yield* reject(checked.left);

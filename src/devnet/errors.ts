@@ -437,3 +437,20 @@ export const referenceScriptsTooLarge = (measured: number, maximum: number): Ogm
     maximumReferenceScriptsSize: { bytes: maximum },
   },
 });
+
+export const invalidMetadata = (): OgmiosError => ({
+  code: 3108,
+  message: "Invalid metadatum found in transaction metadata. Metadata byte strings must be no longer than " +
+    "64-bytes and text strings must be no longer than 64 bytes once UTF-8-encoded. Some metadatum in the " +
+    "transaction infringe this rule.",
+});
+
+export const poolMetadataHashTooLarge = (poolId: string, size: number): OgmiosError => ({
+  code: 3144,
+  message:
+    "Some hash digest of (optional) stake pool metadata is too long. When registering, stake pools can " +
+    "supply an external metadata file and a hash digest of the content. The hashing algorithm is left open but " +
+    "the output digest must be smaller than 32 bytes. The field 'data.infringingStakePool' indicates which " +
+    "stake pool has an invalid metadata hash and 'data.computedMetadataHashSize' documents the computed hash size.",
+  data: { infringingStakePool: { id: poolId }, computedMetadataHashSize: { bytes: size } },
+});
