@@ -454,3 +454,11 @@ export const poolMetadataHashTooLarge = (poolId: string, size: number): OgmiosEr
     "stake pool has an invalid metadata hash and 'data.computedMetadataHashSize' documents the computed hash size.",
   data: { infringingStakePool: { id: poolId }, computedMetadataHashSize: { bytes: size } },
 });
+
+export const bootstrapAttributesTooLarge = (outputs: ReadonlyArray<unknown>): OgmiosError => ({
+  code: 3126,
+  message:
+    "Some output associated with legacy / bootstrap (a.k.a. Byron) addresses have attributes that are " +
+    "too large. The field 'data.bootstrapOutputs' lists all affected outputs.",
+  data: { bootstrapOutputs: outputs },
+});

@@ -14,6 +14,7 @@ import * as E from "./errors.ts";
 import type { LedgerView } from "./ledger_view.ts";
 import { checkStakeRules } from "./certificate_rules.ts";
 import { ledgerMinFee } from "./min_fee.ts";
+import { bootstrapAttributesSize, maxBootstrapAttributesSize } from "./byron_attributes.ts";
 import { maxReferenceScriptsSizePerTx, referenceScriptsSize } from "./reference_scripts.ts";
 import { certificateCredential, redeemerEntries } from "./tx_parts.ts";
 import { addCmlValue, addMint, emptyBalance, sameBalance, toOgmiosValue } from "./value.ts";
@@ -321,6 +322,10 @@ export const validatePhase1 = (
     }
     const tooLarge = outputs.filter((o) => o.amount().to_cbor_bytes().length > p.maxValueSize);
     if (tooLarge.length > 0) return fail(E.valueTooLarge(tooLarge.map(ogmiosOutput)));
+    const bulkyByron = [...outputs, ...(collateralReturn ? [collateralReturn] : [])].filter((o) =>
+      bootstrapAttributesSize(o.address()) > maxBootstrapAttributesSize
+    );
+    if (bulkyByron.length > 0) return fail(E.bootstrapAttributesTooLarge(bulkyByron.map(ogmiosOutput)));
 
     // collateral, when Plutus scripts run
     const runsPlutus = redeemers.length > 0;

@@ -2,14 +2,16 @@
  * Rules on what a transaction itself holds, each with a deliberately broken transaction answered with a node's
  * error while the UTxO set and the mempool stay as they were: metadata texts and byte strings of at most 64
  * bytes (3108, though CML will not even decode longer ones), a non-empty input set (3121), no ADA in the mint
- * (a node cannot decode such a mint either: -32602, never 3127).
+ * (a node cannot decode such a mint either: -32602, never 3127), Byron outputs' attributes of at most 64 bytes
+ * (3126).
  */
 import assert from "node:assert/strict";
 import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
 import { blake2b } from "@noble/hashes/blake2.js";
 import { hex } from "@scure/base";
+import { ogmiosOutput } from "@src/devnet/cardano.ts";
 import { buildTx, openDevnet, payTo, walletUtxos } from "../support/devnet_tx.ts";
-import { expectAccepted, expectRejection } from "../support/devnet_rejection.ts";
+import { expectAccepted, expectRejection, plainJson } from "../support/devnet_rejection.ts";
 
 const ada = 1_000_000n;
 
@@ -118,6 +120,30 @@ Deno.test("devnet rules on a transaction's own contents", async (t) => {
         await expectRejection(f, cbor.replace(`581c${policyHex}`, "40"), -32602);
       },
     );
+
+    await t.step("a Byron output whose derivation path is over 64 bytes is 3126", async () => {
+      const byron = (pathBytes: number) =>
+        CML.AddressContent.new(
+          CML.AddressId.from_raw_bytes(new Uint8Array(28).fill(9)),
+          CML.AddrAttributes.new_bootstrap_era(
+            CML.HDAddressPayload.from_cbor_bytes(
+              new Uint8Array([0x58, pathBytes, ...new Uint8Array(pathBytes)]),
+            ),
+            CML.ProtocolMagic.new(764824073),
+          ),
+          CML.ByronAddrType.PublicKey,
+        ).to_address().to_address();
+      const output = payTo(byron(65), 5n * ada);
+      const tx = buildTx(f.params, { inputs: [spare!], outputs: [output], signers: [alice.privateKey] });
+      const error = await expectRejection(f, tx, 3126);
+      assert.deepEqual(plainJson(error.data), plainJson({ bootstrapOutputs: [ogmiosOutput(output)] }));
+      const fits = buildTx(f.params, {
+        inputs: [spare!],
+        outputs: [payTo(byron(64), 5n * ada)],
+        signers: [alice.privateKey],
+      });
+      await expectAccepted(f, fits);
+    });
   } finally {
     await f.close();
   }
