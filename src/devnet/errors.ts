@@ -462,3 +462,22 @@ export const bootstrapAttributesTooLarge = (outputs: ReadonlyArray<unknown>): Og
     "too large. The field 'data.bootstrapOutputs' lists all affected outputs.",
   data: { bootstrapOutputs: outputs },
 });
+
+export const extraneousDatums = (hashes: ReadonlyArray<string>): OgmiosError => ({
+  code: 3112,
+  message:
+    "The transaction failed because it contains datums not associated with any script or output. This " +
+    "could be because you've left some orphan datum behind, because you've listed the wrong inputs in the " +
+    "transaction or because you've just forgotten to include a datum associated with an input. Either way, the " +
+    "field 'data.extraneousDatums' contains a set of data hashes for these extraneous datums.",
+  data: { extraneousDatums: hashes },
+});
+
+export const orphanScriptInputs = (refs: ReadonlyArray<OutputReference>): OgmiosError => ({
+  code: 3114,
+  message: "This is bad, you're trying to spend inputs that are locked by Plutus scripts, but have no " +
+    "associated datums. Those inputs are so-to-speak unspendable (at least with the current ledger rules). " +
+    "There's nothing you can do apart from re-creating these UTxOs but with a corresponding datum this time. " +
+    "The field 'data.orphanScriptInputs' lists all such inputs found in the transaction.",
+  data: { orphanScriptInputs: refs },
+});

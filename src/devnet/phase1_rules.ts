@@ -210,6 +210,7 @@ export const validatePhase1 = (
       scripts.set(s.hash().to_hex(), CML.Script.new_plutus_v3(s));
     }
     const witnessScripts = new Set(scripts.keys());
+    const newOutputs = [...outputs, ...(collateralReturn ? [collateralReturn] : [])];
     for (const i of [...inputs, ...referenceInputs]) {
       const script = spent(i).script_ref();
       if (script && !scripts.has(script.hash().to_hex())) scripts.set(script.hash().to_hex(), script);
@@ -260,11 +261,27 @@ export const validatePhase1 = (
     }
     const witnessDatums = listOf(witnesses.plutus_datums());
     const datumHashes = new Set(witnessDatums.map((d) => CML.hash_plutus_data(d).to_hex()));
-    const missingDatums = plutusNeeds
-      .filter((n) => n.purpose!.purpose === "spend")
-      .map((n) => spent(sortedInputs[n.purpose!.index]!).datum()?.as_hash()?.to_hex())
-      .filter((h): h is string => h !== undefined && !datumHashes.has(h));
+    const plutusSpends = plutusNeeds.filter((n) => n.purpose!.purpose === "spend");
+    // a Plutus V1/V2 output without a datum can never be spent (UnspendableUTxONoDatumHash); V3 needs none
+    const orphans = plutusSpends
+      .filter((n) =>
+        spent(sortedInputs[n.purpose!.index]!).datum() === undefined &&
+        scripts.get(n.script!)!.kind() !== CML.ScriptKind.PlutusV3
+      )
+      .map((n) => inputRef(sortedInputs[n.purpose!.index]!));
+    if (orphans.length > 0) return fail(E.orphanScriptInputs(orphans));
+    const neededDatums = new Set(
+      plutusSpends.flatMap((n) => spent(sortedInputs[n.purpose!.index]!).datum()?.as_hash()?.to_hex() ?? []),
+    );
+    const missingDatums = [...neededDatums].filter((h) => !datumHashes.has(h));
     if (missingDatums.length > 0) return fail(E.missingDatums(missingDatums));
+    // other witness datums must be the hash of a new output's or a reference input's datum (Babbage's
+    // NotAllowedSupplementalDatums)
+    const supplemental = new Set(
+      [...newOutputs, ...referenceInputs.map(spent)].flatMap((o) => o.datum()?.as_hash()?.to_hex() ?? []),
+    );
+    const extraDatums = [...datumHashes].filter((h) => !neededDatums.has(h) && !supplemental.has(h));
+    if (extraDatums.length > 0) return fail(E.extraneousDatums(extraDatums));
 
     // script integrity hash: redeemers, datums and the cost models of the Plutus languages used
     const languages = [...new Set(plutusNeeds.map((n) => scripts.get(n.script!)!.language()!))];
