@@ -481,3 +481,14 @@ export const orphanScriptInputs = (refs: ReadonlyArray<OutputReference>): Ogmios
     "The field 'data.orphanScriptInputs' lists all such inputs found in the transaction.",
   data: { orphanScriptInputs: refs },
 });
+
+export const malformedScripts = (hashes: ReadonlyArray<string>): OgmiosError => ({
+  code: 3116,
+  message:
+    "Some Plutus scripts in the witness set or in an output are invalid. Scripts must be well-formed " +
+    "flat-encoded Plutus scripts, CBOR-encoded. Yes, there's a double binary encoding. The outer-most encoding " +
+    "is therefore just a plain CBOR bytestring. Note that some tools such as the cardano-cli triple encode " +
+    "scripts for some reasons, resulting in a double outer-most CBOR encoding. Make sure that your script are " +
+    "correctly encoded. The field 'data.malformedScripts' lists the hash digests of all the problematic scripts.",
+  data: { malformedScripts: hashes },
+});

@@ -8,12 +8,13 @@ import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
 import type { SqlError } from "@effect/sql/SqlError";
 import { hex } from "@scure/base";
 import { Effect, Either } from "effect";
-import { inputKey, inputRef, listOf, ogmiosOutput } from "./cardano.ts";
+import { inputKey, inputRef, listOf, ogmiosOutput, plutusScriptBytes, scriptLanguage } from "./cardano.ts";
 import type { DecodedTransaction } from "./decode.ts";
 import * as E from "./errors.ts";
 import type { LedgerView } from "./ledger_view.ts";
 import { checkStakeRules } from "./certificate_rules.ts";
 import { ledgerMinFee } from "./min_fee.ts";
+import { type PlutusLanguage, plutusScriptWellFormed } from "./plutus_wellformed.ts";
 import { bootstrapAttributesSize, maxBootstrapAttributesSize } from "./byron_attributes.ts";
 import { maxReferenceScriptsSizePerTx, referenceScriptsSize } from "./reference_scripts.ts";
 import { certificateCredential, redeemerEntries } from "./tx_parts.ts";
@@ -210,7 +211,19 @@ export const validatePhase1 = (
       scripts.set(s.hash().to_hex(), CML.Script.new_plutus_v3(s));
     }
     const witnessScripts = new Set(scripts.keys());
+    // Plutus scripts of the witnesses and of new outputs' script references must deserialise (MalformedScripts)
     const newOutputs = [...outputs, ...(collateralReturn ? [collateralReturn] : [])];
+    const malformed = [...scripts.values(), ...newOutputs.flatMap((o) => o.script_ref() ?? [])]
+      .filter((s) =>
+        s.kind() !== CML.ScriptKind.Native &&
+        !plutusScriptWellFormed(
+          plutusScriptBytes(s)!,
+          scriptLanguage(s) as PlutusLanguage,
+          p.row.protocolMajor,
+        )
+      )
+      .map((s) => s.hash().to_hex());
+    if (malformed.length > 0) return fail(E.malformedScripts([...new Set(malformed)]));
     for (const i of [...inputs, ...referenceInputs]) {
       const script = spent(i).script_ref();
       if (script && !scripts.has(script.hash().to_hex())) scripts.set(script.hash().to_hex(), script);

@@ -2,7 +2,8 @@
  * Datum and script rules of Plutus spends, each with a deliberately broken transaction (the UTxO set and the
  * mempool unchanged after the refusal) and the good variant accepted: a V1/V2-locked output without a datum is
  * unspendable (3114) while V3 needs none; witness datums must be needed by an input or named by a new output or
- * a reference input (3112). A far validity upper bound is accepted: Conway measures time past the forecast horizon
+ * a reference input (3112); Plutus scripts in the witnesses or in new outputs must deserialise for their
+ * language (3116). A far validity upper bound is accepted: Conway measures time past the forecast horizon
  * linearly from the current slot, so OutsideForecast (3130) cannot happen.
  */
 import assert from "node:assert/strict";
@@ -27,6 +28,8 @@ interface SpendOptions {
   readonly fuel: Utxo;
   readonly datums?: ReadonlyArray<CML.PlutusData>;
   readonly outputs?: ReadonlyArray<CML.TransactionOutput>;
+  /** More Plutus V2 scripts in the witness set. */
+  readonly extraScripts?: ReadonlyArray<CML.PlutusV2Script>;
   readonly ttl?: bigint;
 }
 
@@ -102,6 +105,7 @@ Deno.test("devnet datum and script rules of Plutus spends", async (t) => {
           const v2s = CML.PlutusV2ScriptList.new();
           const main = o.script.as_plutus_v2();
           if (main) v2s.add(main);
+          for (const s of o.extraScripts ?? []) v2s.add(s);
           if (v2s.len() > 0) set.set_plutus_v2_scripts(v2s);
           const v3s = CML.PlutusV3ScriptList.new();
           const v3main = o.script.as_plutus_v3();
@@ -158,6 +162,58 @@ Deno.test("devnet datum and script rules of Plutus spends", async (t) => {
       );
     });
 
+    const garbage = CML.PlutusV2Script.from_raw_bytes(new Uint8Array([0x43, 0x01, 0x02, 0x03]));
+    // cardano-cli's classic mistake: the script's CBOR wrapped once more
+    const doubleWrapped = CML.PlutusV2Script.from_raw_bytes(v2.as_plutus_v2()!.to_cbor_bytes());
+
+    await t.step("a witness script that does not deserialise is 3116 MalformedScripts", async () => {
+      for (const bad of [garbage, doubleWrapped]) {
+        const tx = spend({ locked: v2Inline, script: v2, fuel: fuels[2]!, extraScripts: [bad] });
+        const error = await expectRejection(f, tx, 3116);
+        assert.deepEqual(error.data, { malformedScripts: [bad.hash().to_hex()] });
+      }
+    });
+
+    /** A payment whose first output carries `script` as its reference script. */
+    const carrying = (script: CML.Script, fuelIndex: number) =>
+      buildTx(f.params, {
+        inputs: [fuels[fuelIndex]!],
+        outputs: [CML.TransactionOutput.new(
+          CML.Address.from_bech32(alice.address),
+          CML.Value.from_coin(5n * ada),
+          undefined,
+          script,
+        )],
+        signers: [alice.privateKey],
+      });
+
+    await t.step(
+      "so is a new output's reference script; the language decides (builtins, trailing bytes)",
+      async () => {
+        const error = await expectRejection(f, carrying(CML.Script.new_plutus_v2(garbage), 3), 3116);
+        assert.deepEqual(error.data, { malformedScripts: [garbage.hash().to_hex()] });
+        // (program 1.0.0 (builtin keccak_256)): a V3 builtin, not a V2 one
+        const keccak = CML.PlutusV2Script.from_cbor_hex("464501000078e1");
+        await expectRejection(f, carrying(CML.Script.new_plutus_v2(keccak), 3), 3116);
+        await expectAccepted(
+          f,
+          carrying(CML.Script.new_plutus_v3(CML.PlutusV3Script.from_raw_bytes(keccak.to_raw_bytes())), 3),
+        );
+        // bytes after the CBOR: ignored for V1/V2, refused for V3
+        const trailing = new Uint8Array([...v3.as_plutus_v3()!.to_raw_bytes(), 0x00]);
+        await expectRejection(
+          f,
+          carrying(CML.Script.new_plutus_v3(CML.PlutusV3Script.from_raw_bytes(trailing)), 4),
+          3116,
+        );
+        const v2Trailing = new Uint8Array([...v2.as_plutus_v2()!.to_raw_bytes(), 0x00]);
+        await expectAccepted(
+          f,
+          carrying(CML.Script.new_plutus_v2(CML.PlutusV2Script.from_raw_bytes(v2Trailing)), 4),
+        );
+      },
+    );
+
     await t.step(
       "a Plutus spend valid until 30 days from now is accepted and runs (no 3130 in Conway)",
       async () => {
@@ -165,7 +221,7 @@ Deno.test("devnet datum and script rules of Plutus spends", async (t) => {
         const far = BigInt(slotNow + 30 * 86_400);
         const id = await expectAccepted(
           f,
-          spend({ locked: v2Inline, script: v2, fuel: fuels[2]!, ttl: far }),
+          spend({ locked: v2Inline, script: v2, fuel: fuels[5]!, ttl: far }),
         );
         const block = await Effect.runPromise(f.devnet.produceBlock);
         assert.ok(block.txIds.includes(id));
@@ -173,7 +229,7 @@ Deno.test("devnet datum and script rules of Plutus spends", async (t) => {
         const rows = await Effect.runPromise(f.chain.sql<{ valid: boolean; redeemers: string }>`
           select t.valid_contract as valid, (select count(*)::text from redeemer r where r.tx_id = t.id) as redeemers
           from tx t join block b on b.id = t.block_id where b.block_no = ${block.blockNo}`);
-        assert.equal(rows.length, 3);
+        assert.equal(rows.length, 5);
         assert.equal(rows.filter((r) => r.redeemers === "1").length, 3);
         assert.ok(rows.every((r) => r.valid));
       },
