@@ -492,3 +492,25 @@ export const malformedScripts = (hashes: ReadonlyArray<string>): OgmiosError => 
     "correctly encoded. The field 'data.malformedScripts' lists the hash digests of all the problematic scripts.",
   data: { malformedScripts: hashes },
 });
+
+/** `firstInvalidEpoch` is what Ogmios sends there: the ledger's limit, current epoch + eMax (the last valid). */
+export const retirementTooLate = (current: number, declared: number, limit: number): OgmiosError => ({
+  code: 3142,
+  message:
+    "A stake pool retirement certificate is trying to retire too late in the future. Indeed, there's a " +
+    "maximum delay for stake pool retirement, controlled by a protocol parameter. The field 'data.currentEpoch' " +
+    "indicates the current epoch known of the ledger, 'data.declaredEpoch' refers to the epoch declared in the " +
+    "retirement certificate and 'data.firstInvalidEpoch' is the first epoch considered invalid (too far) for " +
+    "retirement",
+  data: { currentEpoch: current, declaredEpoch: declared, firstInvalidEpoch: limit },
+});
+
+export const stakePoolCostTooLow = (minimum: bigint, declared: bigint): OgmiosError => ({
+  code: 3143,
+  message:
+    "Stake pool cost declared in a registration or update certificate are below the allowed minimum. " +
+    "The minimum cost of a stake pool is fixed by a protocol parameter. The 'data.minimumStakePoolCost' field " +
+    "holds the current value of that parameter whereas 'data.declaredStakePoolCost' indicates which amount was " +
+    "declared.",
+  data: { minimumStakePoolCost: lovelace(minimum), declaredStakePoolCost: lovelace(declared) },
+});

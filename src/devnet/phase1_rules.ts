@@ -13,6 +13,7 @@ import type { DecodedTransaction } from "./decode.ts";
 import * as E from "./errors.ts";
 import type { LedgerView } from "./ledger_view.ts";
 import { checkStakeRules } from "./certificate_rules.ts";
+import { checkPoolRules } from "./pool_rules.ts";
 import { ledgerMinFee } from "./min_fee.ts";
 import { type PlutusLanguage, plutusScriptWellFormed } from "./plutus_wellformed.ts";
 import { bootstrapAttributesSize, maxBootstrapAttributesSize } from "./byron_attributes.ts";
@@ -320,6 +321,8 @@ export const validatePhase1 = (
     if (fee < minFee) return fail(E.transactionFeeTooSmall(minFee, fee));
 
     // certificates and withdrawals against the stake state; deposits and refunds
+    const pools = yield* checkPoolRules(body, view);
+    if (Either.isLeft(pools)) return fail(pools.left);
     const stake = yield* checkStakeRules(body, view);
     if (Either.isLeft(stake)) return fail(stake.left);
     const { deposits, refunds, stakeRegistration, poolsRegistered, withdrawn } = stake.right;
