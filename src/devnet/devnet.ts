@@ -12,6 +12,7 @@ import type { SpentTracking } from "@src/dbsync/detect.ts";
 import { demoNetworks } from "@src/demo_chain/network_params.ts";
 import { makeChainTime, readEpochAnchor } from "@layers/chain_clock.ts";
 import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
+import { blockCapacity } from "./block_capacity.ts";
 import { type BlockTx, writeBlock, type WrittenBlock } from "./block_writer.ts";
 import { type OgmiosUtxoEntry, outputFromOgmios, refKey } from "./cardano.ts";
 import { decodeTransaction } from "./decode.ts";
@@ -200,7 +201,7 @@ export const makeDevnet = (sql: SqlClient, config: DevnetConfig): Effect.Effect<
     const produceBlock = lock.withPermits(1)(Effect.gen(function* () {
       const p = yield* Ref.get(params);
       const slot = yield* currentSlot;
-      const txs: ReadonlyArray<BlockTx> = mempool.next(p.row.maxBlockSize);
+      const txs: ReadonlyArray<BlockTx> = mempool.next(blockCapacity(p));
       // a pending transaction whose validity ended before this block is dropped, as a node's mempool does,
       // and so is any pending transaction spending its outputs
       const dropped = new Set<string>();
