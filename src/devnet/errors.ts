@@ -493,7 +493,10 @@ export const malformedScripts = (hashes: ReadonlyArray<string>): OgmiosError => 
   data: { malformedScripts: hashes },
 });
 
-/** `firstInvalidEpoch` is what Ogmios sends there: the ledger's limit, current epoch + eMax (the last valid). */
+/**
+ * `firstInvalidEpoch` is what Ogmios 6.14 sends there: the ledger's limit, current epoch + eMax (the last valid
+ * one). Ogmios also swaps the other two (it binds the ledger's Mismatch positionally); these are as named.
+ */
 export const retirementTooLate = (current: number, declared: number, limit: number): OgmiosError => ({
   code: 3142,
   message:
