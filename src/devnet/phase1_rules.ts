@@ -355,7 +355,7 @@ export const validatePhase1 = (
     }
     const tooLarge = outputs.filter((o) => o.amount().to_cbor_bytes().length > p.maxValueSize);
     if (tooLarge.length > 0) return fail(E.valueTooLarge(tooLarge.map(ogmiosOutput)));
-    const bulkyByron = [...outputs, ...(collateralReturn ? [collateralReturn] : [])].filter((o) =>
+    const bulkyByron = newOutputs.filter((o) =>
       bootstrapAttributesSize(o.address()) > maxBootstrapAttributesSize
     );
     if (bulkyByron.length > 0) return fail(E.bootstrapAttributesTooLarge(bulkyByron.map(ogmiosOutput)));
