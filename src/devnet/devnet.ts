@@ -12,12 +12,14 @@ import type { SpentTracking } from "@src/dbsync/detect.ts";
 import { demoNetworks } from "@src/demo_chain/network_params.ts";
 import { makeChainTime, readEpochAnchor } from "@layers/chain_clock.ts";
 import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
+import { blockCapacity } from "./block_capacity.ts";
 import { type BlockTx, writeBlock, type WrittenBlock } from "./block_writer.ts";
 import { type OgmiosUtxoEntry, outputFromOgmios, refKey } from "./cardano.ts";
 import { decodeTransaction } from "./decode.ts";
 import * as E from "./errors.ts";
 import { evaluateScripts, type RedeemerBudget, type SlotConfig } from "./evaluate.ts";
 import { fundWallets } from "./faucet.ts";
+import { decodeForSubmission } from "./ledger_decodable.ts";
 import { type LedgerParams, makeLedgerView, readLedgerParams } from "./ledger_view.ts";
 import { Mempool } from "./mempool.ts";
 import { validatePhase1 } from "./phase1_rules.ts";
@@ -94,7 +96,7 @@ export const makeDevnet = (sql: SqlClient, config: DevnetConfig): Effect.Effect<
     const submit = (cborHex: string) =>
       lock.withPermits(1)(
         Effect.gen(function* () {
-          const decoded = decodeTransaction(cborHex);
+          const decoded = decodeForSubmission(cborHex);
           if (Either.isLeft(decoded)) return yield* reject(decoded.left);
           const checked = yield* validatePhase1(decoded.right, yield* view);
           if (Either.isLeft(checked)) return yield* reject(checked.left);
@@ -199,7 +201,7 @@ export const makeDevnet = (sql: SqlClient, config: DevnetConfig): Effect.Effect<
     const produceBlock = lock.withPermits(1)(Effect.gen(function* () {
       const p = yield* Ref.get(params);
       const slot = yield* currentSlot;
-      const txs: ReadonlyArray<BlockTx> = mempool.next(p.row.maxBlockSize);
+      const txs: ReadonlyArray<BlockTx> = mempool.next(blockCapacity(p));
       // a pending transaction whose validity ended before this block is dropped, as a node's mempool does,
       // and so is any pending transaction spending its outputs
       const dropped = new Set<string>();

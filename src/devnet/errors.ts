@@ -423,3 +423,97 @@ export const validationFailure = (validationError: string, traces: ReadonlyArray
     "during the script execution.",
   data: { validationError, traces },
 });
+
+// ------------------------------------------------------------------------------------- more phase-1 rules
+
+export const referenceScriptsTooLarge = (measured: number, maximum: number): OgmiosError => ({
+  code: 3166,
+  message: "The compound size of all reference scripts exceeds the maximum size allowed by the protocol. " +
+    "Use fewer or smaller scripts to reduce the total size below acceptable limits. The field " +
+    "'data.measuredReferenceScriptsSize' indicates the actual total measured size of your reference scripts, " +
+    "whereas 'data.maximumReferenceScriptsSize' indicates the current maximum size enforced by the ledger.",
+  data: {
+    measuredReferenceScriptsSize: { bytes: measured },
+    maximumReferenceScriptsSize: { bytes: maximum },
+  },
+});
+
+export const invalidMetadata = (): OgmiosError => ({
+  code: 3108,
+  message: "Invalid metadatum found in transaction metadata. Metadata byte strings must be no longer than " +
+    "64-bytes and text strings must be no longer than 64 bytes once UTF-8-encoded. Some metadatum in the " +
+    "transaction infringe this rule.",
+});
+
+export const poolMetadataHashTooLarge = (poolId: string, size: number): OgmiosError => ({
+  code: 3144,
+  message:
+    "Some hash digest of (optional) stake pool metadata is too long. When registering, stake pools can " +
+    "supply an external metadata file and a hash digest of the content. The hashing algorithm is left open but " +
+    "the output digest must be smaller than 32 bytes. The field 'data.infringingStakePool' indicates which " +
+    "stake pool has an invalid metadata hash and 'data.computedMetadataHashSize' documents the computed hash size.",
+  data: { infringingStakePool: { id: poolId }, computedMetadataHashSize: { bytes: size } },
+});
+
+export const bootstrapAttributesTooLarge = (outputs: ReadonlyArray<unknown>): OgmiosError => ({
+  code: 3126,
+  message:
+    "Some output associated with legacy / bootstrap (a.k.a. Byron) addresses have attributes that are " +
+    "too large. The field 'data.bootstrapOutputs' lists all affected outputs.",
+  data: { bootstrapOutputs: outputs },
+});
+
+export const extraneousDatums = (hashes: ReadonlyArray<string>): OgmiosError => ({
+  code: 3112,
+  message:
+    "The transaction failed because it contains datums not associated with any script or output. This " +
+    "could be because you've left some orphan datum behind, because you've listed the wrong inputs in the " +
+    "transaction or because you've just forgotten to include a datum associated with an input. Either way, the " +
+    "field 'data.extraneousDatums' contains a set of data hashes for these extraneous datums.",
+  data: { extraneousDatums: hashes },
+});
+
+export const orphanScriptInputs = (refs: ReadonlyArray<OutputReference>): OgmiosError => ({
+  code: 3114,
+  message: "This is bad, you're trying to spend inputs that are locked by Plutus scripts, but have no " +
+    "associated datums. Those inputs are so-to-speak unspendable (at least with the current ledger rules). " +
+    "There's nothing you can do apart from re-creating these UTxOs but with a corresponding datum this time. " +
+    "The field 'data.orphanScriptInputs' lists all such inputs found in the transaction.",
+  data: { orphanScriptInputs: refs },
+});
+
+export const malformedScripts = (hashes: ReadonlyArray<string>): OgmiosError => ({
+  code: 3116,
+  message:
+    "Some Plutus scripts in the witness set or in an output are invalid. Scripts must be well-formed " +
+    "flat-encoded Plutus scripts, CBOR-encoded. Yes, there's a double binary encoding. The outer-most encoding " +
+    "is therefore just a plain CBOR bytestring. Note that some tools such as the cardano-cli triple encode " +
+    "scripts for some reasons, resulting in a double outer-most CBOR encoding. Make sure that your script are " +
+    "correctly encoded. The field 'data.malformedScripts' lists the hash digests of all the problematic scripts.",
+  data: { malformedScripts: hashes },
+});
+
+/**
+ * `firstInvalidEpoch` is what Ogmios 6.14 sends there: the ledger's limit, current epoch + eMax (the last valid
+ * one). Ogmios also swaps the other two (it binds the ledger's Mismatch positionally); these are as named.
+ */
+export const retirementTooLate = (current: number, declared: number, limit: number): OgmiosError => ({
+  code: 3142,
+  message:
+    "A stake pool retirement certificate is trying to retire too late in the future. Indeed, there's a " +
+    "maximum delay for stake pool retirement, controlled by a protocol parameter. The field 'data.currentEpoch' " +
+    "indicates the current epoch known of the ledger, 'data.declaredEpoch' refers to the epoch declared in the " +
+    "retirement certificate and 'data.firstInvalidEpoch' is the first epoch considered invalid (too far) for " +
+    "retirement",
+  data: { currentEpoch: current, declaredEpoch: declared, firstInvalidEpoch: limit },
+});
+
+export const stakePoolCostTooLow = (minimum: bigint, declared: bigint): OgmiosError => ({
+  code: 3143,
+  message:
+    "Stake pool cost declared in a registration or update certificate are below the allowed minimum. " +
+    "The minimum cost of a stake pool is fixed by a protocol parameter. The 'data.minimumStakePoolCost' field " +
+    "holds the current value of that parameter whereas 'data.declaredStakePoolCost' indicates which amount was " +
+    "declared.",
+  data: { minimumStakePoolCost: lovelace(minimum), declaredStakePoolCost: lovelace(declared) },
+});

@@ -83,6 +83,7 @@ export const fundWallets = (
       stakeRegistration: new Map(),
       withdrawn: [],
       poolsRegistered: [],
+      referenceScriptSize: 0,
     };
     return yield* writeBlock(sql, [{ accepted, scriptsValid: true }], o);
   });

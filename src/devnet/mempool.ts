@@ -1,9 +1,11 @@
 /**
  * The devnet's mempool: accepted transactions in arrival order, waiting for the next block, and what they
  * change (outputs created, inputs spent, stake registrations, withdrawals, pools) as the ledger view sees it, so
- * a transaction may spend a pending one's outputs and a double spend is refused as the node does (3117).
+ * a transaction may spend a pending one's outputs and a double spend is refused as the node does (3117). Blocks
+ * take them oldest first as far as a block holds them (block_capacity.ts).
  */
 import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
+import { addMeasures, type TxMeasure, txMeasure, within } from "./block_capacity.ts";
 import type { BlockTx } from "./block_writer.ts";
 import { inputKey, listOf, refKey } from "./cardano.ts";
 import type { PendingState } from "./ledger_view.ts";
@@ -33,14 +35,15 @@ export class Mempool {
     apply(this.view as MutableState, tx);
   }
 
-  /** The oldest transactions that fit in a block body of `maxBytes`. */
-  next(maxBytes: number): ReadonlyArray<BlockTx> {
+  /** The longest prefix that fits in one block (bytes, execution units, reference scripts); the rest waits. */
+  next(capacity: TxMeasure): ReadonlyArray<BlockTx> {
     const out: Array<BlockTx> = [];
-    let size = 0;
+    let total: TxMeasure = { bytes: 0, mem: 0n, steps: 0n, referenceScripts: 0 };
     for (const tx of this.txs) {
-      if (size + tx.accepted.size > maxBytes) break;
+      const after = addMeasures(total, txMeasure(tx.accepted));
+      if (!within(after, capacity)) break;
       out.push(tx);
-      size += tx.accepted.size;
+      total = after;
     }
     return out;
   }

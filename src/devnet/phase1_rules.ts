@@ -8,12 +8,17 @@ import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
 import type { SqlError } from "@effect/sql/SqlError";
 import { hex } from "@scure/base";
 import { Effect, Either } from "effect";
-import { inputKey, inputRef, listOf, ogmiosOutput } from "./cardano.ts";
+import { inputKey, inputRef, listOf, ogmiosOutput, plutusScriptBytes, scriptLanguage } from "./cardano.ts";
 import type { DecodedTransaction } from "./decode.ts";
 import * as E from "./errors.ts";
 import type { LedgerView } from "./ledger_view.ts";
 import { checkStakeRules } from "./certificate_rules.ts";
 import { scriptIntegrityHash, witnessSetBytes } from "./script_integrity.ts";
+import { checkPoolRules } from "./pool_rules.ts";
+import { ledgerMinFee } from "./min_fee.ts";
+import { type PlutusLanguage, plutusScriptWellFormed } from "./plutus_wellformed.ts";
+import { bootstrapAttributesSize, maxBootstrapAttributesSize } from "./byron_attributes.ts";
+import { maxReferenceScriptsSizePerTx, referenceScriptsSize } from "./reference_scripts.ts";
 import { certificateCredential, redeemerEntries } from "./tx_parts.ts";
 import { addCmlValue, addMint, emptyBalance, sameBalance, toOgmiosValue } from "./value.ts";
 
@@ -31,6 +36,8 @@ export interface AcceptedTx extends DecodedTransaction {
   readonly stakeRegistration: ReadonlyMap<string, boolean>;
   readonly withdrawn: ReadonlyArray<string>;
   readonly poolsRegistered: ReadonlyArray<string>;
+  /** Bytes of reference scripts as the ledger counts them (per-block limit). */
+  readonly referenceScriptSize: number;
 }
 
 type Purpose = E.RedeemerPointer["purpose"];
@@ -52,7 +59,6 @@ const sortInputs = (inputs: Array<CML.TransactionInput>) =>
   });
 
 const fail = (error: E.OgmiosError) => Either.left(error);
-
 
 /** Runs the phase-1 rules; returns the accepted transaction or the first failure as Ogmios' error object. */
 export const validatePhase1 = (
@@ -80,6 +86,10 @@ export const validatePhase1 = (
       ));
     }
     const spent = (i: CML.TransactionInput) => resolved.get(inputKey(i))!;
+    const referenceScriptSize = referenceScriptsSize([...inputs, ...referenceInputs], resolved);
+    if (referenceScriptSize > maxReferenceScriptsSizePerTx) {
+      return fail(E.referenceScriptsTooLarge(referenceScriptSize, maxReferenceScriptsSizePerTx));
+    }
 
     // validity interval (TxExpired)
     const start = body.validity_interval_start();
@@ -203,14 +213,22 @@ export const validatePhase1 = (
       scripts.set(s.hash().to_hex(), CML.Script.new_plutus_v3(s));
     }
     const witnessScripts = new Set(scripts.keys());
-    let referenceScriptSize = 0;
+    // Plutus scripts of the witnesses and of new outputs' script references must deserialise (MalformedScripts)
+    const newOutputs = [...outputs, ...(collateralReturn ? [collateralReturn] : [])];
+    const malformed = [...scripts.values(), ...newOutputs.flatMap((o) => o.script_ref() ?? [])]
+      .filter((s) =>
+        s.kind() !== CML.ScriptKind.Native &&
+        !plutusScriptWellFormed(
+          plutusScriptBytes(s)!,
+          scriptLanguage(s) as PlutusLanguage,
+          p.row.protocolMajor,
+        )
+      )
+      .map((s) => s.hash().to_hex());
+    if (malformed.length > 0) return fail(E.malformedScripts([...new Set(malformed)]));
     for (const i of [...inputs, ...referenceInputs]) {
       const script = spent(i).script_ref();
-      if (!script) {
-        continue;
-      }
-      referenceScriptSize += script.to_cbor_bytes().length;
-      if (!scripts.has(script.hash().to_hex())) scripts.set(script.hash().to_hex(), script);
+      if (script && !scripts.has(script.hash().to_hex())) scripts.set(script.hash().to_hex(), script);
     }
     const neededScripts = [...new Set(needs.flatMap((n) => (n.script ? [n.script] : [])))];
     const missing = neededScripts.filter((h) => !scripts.has(h));
@@ -258,11 +276,27 @@ export const validatePhase1 = (
     }
     const witnessDatums = listOf(witnesses.plutus_datums());
     const datumHashes = new Set(witnessDatums.map((d) => CML.hash_plutus_data(d).to_hex()));
-    const missingDatums = plutusNeeds
-      .filter((n) => n.purpose!.purpose === "spend")
-      .map((n) => spent(sortedInputs[n.purpose!.index]!).datum()?.as_hash()?.to_hex())
-      .filter((h): h is string => h !== undefined && !datumHashes.has(h));
+    const plutusSpends = plutusNeeds.filter((n) => n.purpose!.purpose === "spend");
+    // a Plutus V1/V2 output without a datum can never be spent (UnspendableUTxONoDatumHash); V3 needs none
+    const orphans = plutusSpends
+      .filter((n) =>
+        spent(sortedInputs[n.purpose!.index]!).datum() === undefined &&
+        scripts.get(n.script!)!.kind() !== CML.ScriptKind.PlutusV3
+      )
+      .map((n) => inputRef(sortedInputs[n.purpose!.index]!));
+    if (orphans.length > 0) return fail(E.orphanScriptInputs(orphans));
+    const neededDatums = new Set(
+      plutusSpends.flatMap((n) => spent(sortedInputs[n.purpose!.index]!).datum()?.as_hash()?.to_hex() ?? []),
+    );
+    const missingDatums = [...neededDatums].filter((h) => !datumHashes.has(h));
     if (missingDatums.length > 0) return fail(E.missingDatums(missingDatums));
+    // other witness datums must be the hash of a new output's or a reference input's datum (Babbage's
+    // NotAllowedSupplementalDatums)
+    const supplemental = new Set(
+      [...newOutputs, ...referenceInputs.map(spent)].flatMap((o) => o.datum()?.as_hash()?.to_hex() ?? []),
+    );
+    const extraDatums = [...datumHashes].filter((h) => !neededDatums.has(h) && !supplemental.has(h));
+    if (extraDatums.length > 0) return fail(E.extraneousDatums(extraDatums));
 
     // script integrity hash: redeemers, datums and the cost models of the Plutus languages used
     const languages = [...new Set(plutusNeeds.map((n) => scripts.get(n.script!)!.language()!))];
@@ -275,11 +309,13 @@ export const validatePhase1 = (
     if (provided !== computed) return fail(E.scriptIntegrityHashMismatch(provided, computed));
 
     // fee
-    const minFee = CML.min_fee(tx, p.linearFee, p.prices, BigInt(referenceScriptSize));
+    const minFee = ledgerMinFee(tx, p, referenceScriptSize);
     const fee = body.fee();
     if (fee < minFee) return fail(E.transactionFeeTooSmall(minFee, fee));
 
     // certificates and withdrawals against the stake state; deposits and refunds
+    const pools = yield* checkPoolRules(body, view);
+    if (Either.isLeft(pools)) return fail(pools.left);
     const stake = yield* checkStakeRules(body, view);
     if (Either.isLeft(stake)) return fail(stake.left);
     const { deposits, refunds, stakeRegistration, poolsRegistered, withdrawn } = stake.right;
@@ -312,6 +348,10 @@ export const validatePhase1 = (
     }
     const tooLarge = outputs.filter((o) => o.amount().to_cbor_bytes().length > p.maxValueSize);
     if (tooLarge.length > 0) return fail(E.valueTooLarge(tooLarge.map(ogmiosOutput)));
+    const bulkyByron = newOutputs.filter((o) =>
+      bootstrapAttributesSize(o.address()) > maxBootstrapAttributesSize
+    );
+    if (bulkyByron.length > 0) return fail(E.bootstrapAttributesTooLarge(bulkyByron.map(ogmiosOutput)));
 
     // collateral, when Plutus scripts run
     const runsPlutus = redeemers.length > 0;
@@ -352,5 +392,6 @@ export const validatePhase1 = (
       stakeRegistration,
       withdrawn,
       poolsRegistered,
+      referenceScriptSize,
     });
   });

@@ -8,55 +8,22 @@
 import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
 import { blake2b } from "@noble/hashes/blake2.js";
 import { hex } from "@scure/base";
+import { CborError, readCbor } from "./cbor_reader.ts";
 
-/** A CBOR data item's head: major type, argument (a length or value) and where its content starts. */
-const readHead = (bytes: Uint8Array, offset: number) => {
-  const info = bytes[offset]! & 0x1f;
-  let next = offset + 1;
-  let argument = info;
-  if (info >= 24 && info <= 27) {
-    const size = 1 << (info - 24);
-    argument = 0;
-    for (let i = 0; i < size; i++) argument = argument * 256 + bytes[next + i]!;
-    next += size;
-  } else if (info > 27 && info !== 31) throw new Error(`CBOR: reserved additional information ${info}`);
-  return { major: bytes[offset]! >> 5, argument, indefinite: info === 31, next };
-};
-
-/** The offset just past the CBOR data item that starts at `offset`. */
-const itemEnd = (bytes: Uint8Array, offset: number): number => {
-  const { major, argument, indefinite, next } = readHead(bytes, offset);
-  let at = next;
-  if (major === 6) return itemEnd(bytes, at); // a tag, then its item
-  if (major === 0 || major === 1 || major === 7) return at;
-  if (indefinite) {
-    while (bytes[at] !== 0xff) at = itemEnd(bytes, at);
-    return at + 1;
-  }
-  if (major === 2 || major === 3) return at + argument;
-  const items = major === 5 ? 2 * argument : argument;
-  for (let i = 0; i < items; i++) at = itemEnd(bytes, at);
-  return at;
+/** A transaction's witness set as submitted: the second item of `[body, witnesses, isValid, auxiliary]`. */
+export const witnessSetBytes = (tx: Uint8Array): Uint8Array => {
+  const item = readCbor(tx);
+  const witnesses = item.kind === "array" ? item.items[1] : undefined;
+  if (!witnesses) throw new CborError("a transaction is an array of at least two items");
+  return tx.subarray(witnesses.start, witnesses.end);
 };
 
 /** The encoded value under `key` in a CBOR map with unsigned keys (a witness set), as it was written. */
 export const mapField = (map: Uint8Array, key: number): Uint8Array | undefined => {
-  const { argument, indefinite, next } = readHead(map, 0);
-  let at = next;
-  for (let i = 0; indefinite ? map[at] !== 0xff : i < argument; i++) {
-    const k = readHead(map, at);
-    const valueStart = itemEnd(map, at);
-    const valueEnd = itemEnd(map, valueStart);
-    if (k.major === 0 && k.argument === key) return map.subarray(valueStart, valueEnd);
-    at = valueEnd;
-  }
-  return undefined;
-};
-
-/** A transaction's witness set as submitted: the second item of `[body, witnesses, isValid, auxiliary]`. */
-export const witnessSetBytes = (tx: Uint8Array): Uint8Array => {
-  const start = itemEnd(tx, readHead(tx, 0).next);
-  return tx.subarray(start, itemEnd(tx, start));
+  const item = readCbor(map);
+  if (item.kind !== "map") throw new CborError("a witness set is a map");
+  const value = item.entries.find(([k]) => k.kind === "uint" && k.value === BigInt(key))?.[1];
+  return value && map.subarray(value.start, value.end);
 };
 
 /** A CBOR integer head of the given major type, shortest form. */

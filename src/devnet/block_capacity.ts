@@ -1,0 +1,49 @@
+/**
+ * What fits in one block, as a node's forge measures it (ouroboros-consensus' Conway TxLimits): bytes (the
+ * ledger's transaction size plus 4 per transaction, within the maximum block body size less 1,024), execution
+ * units (within maxBlockExUnits, whatever phase 2 decided) and reference scripts (within 1 MiB). The forge takes
+ * the longest prefix of the mempool that fits; the rest waits for the next blocks, in order.
+ */
+import type { AcceptedTx } from "./phase1_rules.ts";
+import type { LedgerParams } from "./ledger_view.ts";
+import { ledgerTxSize } from "./min_fee.ts";
+import { maxReferenceScriptsSizePerBlock } from "./reference_scripts.ts";
+import { redeemerEntries } from "./tx_parts.ts";
+
+export interface TxMeasure {
+  readonly bytes: number;
+  readonly mem: bigint;
+  readonly steps: bigint;
+  readonly referenceScripts: number;
+}
+
+const fixedBlockBodyOverhead = 1_024;
+const perTxOverhead = 4;
+
+export const blockCapacity = (p: LedgerParams): TxMeasure => ({
+  bytes: p.row.maxBlockSize - fixedBlockBodyOverhead,
+  mem: BigInt(p.row.maxBlockExMem ?? "0"),
+  steps: BigInt(p.row.maxBlockExSteps ?? "0"),
+  referenceScripts: maxReferenceScriptsSizePerBlock,
+});
+
+export const txMeasure = (accepted: AcceptedTx): TxMeasure => {
+  const redeemers = redeemerEntries(accepted.tx.witness_set().redeemers());
+  return {
+    bytes: ledgerTxSize(accepted.tx) + perTxOverhead,
+    mem: redeemers.reduce((s, r) => s + r.mem, 0n),
+    steps: redeemers.reduce((s, r) => s + r.steps, 0n),
+    referenceScripts: accepted.referenceScriptSize,
+  };
+};
+
+export const addMeasures = (a: TxMeasure, b: TxMeasure): TxMeasure => ({
+  bytes: a.bytes + b.bytes,
+  mem: a.mem + b.mem,
+  steps: a.steps + b.steps,
+  referenceScripts: a.referenceScripts + b.referenceScripts,
+});
+
+export const within = (m: TxMeasure, capacity: TxMeasure): boolean =>
+  m.bytes <= capacity.bytes && m.mem <= capacity.mem && m.steps <= capacity.steps &&
+  m.referenceScripts <= capacity.referenceScripts;
