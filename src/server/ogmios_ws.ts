@@ -5,9 +5,8 @@
  * chain-sync session. A submission waiting for room in the devnet's mempool when the connection closes is
  * abandoned, with those queued behind it. Every message counts against the key's rate, both ways (spec: Limits);
  * a request past the limit gets JSON-RPC error -32029 with `retryAfter` (ms) and `remaining`, and the connection
- * stays open. A
- * `submitTransaction` also spends the key's hourly submission budget. The key is re-checked per message, so a
- * revocation also ends an open connection.
+ * stays open. A `submitTransaction` also spends the key's hourly submission budget. The key is re-checked per
+ * message, so a revocation also ends an open connection.
  */
 import { Deferred, Effect, Exit, FiberId } from "effect";
 import { AccessDenied, type AccessShape, type Grant } from "@layers/access.ts";
