@@ -14,12 +14,16 @@ interface Entry {
   blocked: boolean;
 }
 
+/** What happened to a submitter that could not be tried at once, for the logs. */
+export type Waiting = "queued" | "no room" | "abandoned";
+
 export interface AdmissionQueue {
   /** Runs `attempt` when it is this submitter's turn, again after each `wakeUp` while it answers `undefined`. */
   readonly inTurn: <A, E, R>(
     id: string,
     attempt: Effect.Effect<A | undefined, E, R>,
     wakeUp: () => Deferred.Deferred<void>,
+    report: (what: Waiting, ahead: number) => Effect.Effect<void>,
   ) => Effect.Effect<A, E, R>;
   /** The transactions waiting for room, in order: empty while the first one is being tried. */
   readonly waiting: () => ReadonlyArray<string>;
@@ -48,10 +52,17 @@ export const makeAdmissionQueue = (): AdmissionQueue => {
     id: string,
     attempt: Effect.Effect<A | undefined, E, R>,
     wakeUp: () => Deferred.Deferred<void>,
+    report: (what: Waiting, ahead: number) => Effect.Effect<void>,
   ): Effect.Effect<A, E, R> =>
-    Effect.acquireUseRelease(enter(id), (entry) =>
-      Effect.gen(function* () {
-        yield* Deferred.await(entry.turn);
+    Effect.acquireUseRelease(enter(id), (entry) => {
+      const wait = (what: Waiting, until: Deferred.Deferred<void>) =>
+        report(what, queue.indexOf(entry)).pipe(
+          Effect.zipRight(Deferred.await(until)),
+          Effect.onInterrupt(() => report("abandoned", queue.indexOf(entry))),
+        );
+      return Effect.gen(function* () {
+        if (queue[0] !== entry) yield* wait("queued", entry.turn);
+        else yield* Deferred.await(entry.turn);
         for (;;) {
           // taken before the attempt, so a change made while it runs still wakes it
           const changed = wakeUp();
@@ -59,9 +70,10 @@ export const makeAdmissionQueue = (): AdmissionQueue => {
           const outcome = yield* attempt;
           if (outcome !== undefined) return outcome;
           entry.blocked = true;
-          yield* Deferred.await(changed);
+          yield* wait("no room", changed);
         }
-      }), leave);
+      });
+    }, leave);
 
   return {
     inTurn,

@@ -183,10 +183,23 @@ export const makeDevnet = (sql: SqlClient, config: DevnetConfig): Effect.Effect<
       Effect.gen(function* () {
         const decoded = decodeForSubmission(cborHex);
         if (Either.isLeft(decoded)) return yield* reject(decoded.left);
-        return yield* admission.inTurn(decoded.right.id, tryAdd(decoded.right), () => roomMade);
+        const id = decoded.right.id;
+        return yield* admission.inTurn(id, tryAdd(decoded.right), () =>
+          roomMade, (what, ahead) =>
+          what === "abandoned"
+            ? Effect.logInfo(
+              `devnet ${config.network}: submission ${id} abandoned while waiting (its client left)`,
+            )
+            : Effect.logDebug(
+              what === "queued"
+                ? `devnet ${config.network}: submission ${id} waits its turn (${ahead} ahead)`
+                : `devnet ${config.network}: submission ${id} waits for room in the mempool`,
+            ));
       }).pipe(
         // a transaction CML decodes but cannot otherwise handle is refused, never an exception escaping
-        Effect.catchAllDefect((defect) => reject(E.unexpectedMempoolError(String(defect)))),
+        Effect.catchAllDefect((defect) =>
+          reject(E.unexpectedMempoolError(String(defect)))
+        ),
       );
 
     const evaluate = (cborHex: string, additionalUtxo: ReadonlyArray<OgmiosUtxoEntry> = []) =>
