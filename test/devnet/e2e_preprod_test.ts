@@ -18,7 +18,7 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async (t) => {
-    const s = await openDevnetService("devnet_e2e_preprod", "preprod");
+    const s = await openDevnetService("devnet_e2e_preprod", { network: "preprod" });
     try {
       assert.ok(
         s.lines.some((l) => /preprod: JSON-RPC node client is the devnet/.test(l)),

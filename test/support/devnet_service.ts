@@ -3,7 +3,7 @@
  * PAID key, the funded wallets the CLI prints, the official Ogmios client, a raw chain-sync socket, CSL's builder
  * configured from the ledger's protocol parameters, and the small HTTP helpers every step needs. All of them
  * speak to one network's devnet: mainnet unless `network` says preprod (its `/v1/preprod/…` paths, tx-status
- * with `network=preprod`).
+ * with `network=preprod`); `env` adds to the service's environment (LOG_LEVEL, say).
  */
 import assert from "node:assert/strict";
 import type * as CSL from "@emurgo/cardano-serialization-lib-nodejs";
@@ -70,12 +70,13 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
 
 export const openDevnetService = async (
   label: string,
-  network: Network = "mainnet",
+  options: { readonly network?: Network; readonly env?: Record<string, string> } = {},
 ): Promise<DevnetService> => {
+  const network = options.network ?? "mainnet";
   // mainnet's paths have no network segment
   const prefix = network === "mainnet" ? "/v1" : `/v1/${network}`;
   const environment = await createTestEnvironment(label);
-  const env: Record<string, string> = { ...environment.env, DEVNET_BLOCK_SECONDS: "1" };
+  const env: Record<string, string> = { ...environment.env, DEVNET_BLOCK_SECONDS: "1", ...options.env };
   const service = await startService(env);
   const { key } = await createKey(env, "--tier", "paid", "--name", label);
   const headers = { apikey: key, "content-type": "application/json" };
