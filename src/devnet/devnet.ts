@@ -3,19 +3,35 @@
  * evaluates and submits transactions (phase 1 against the chain + mempool, phase 2 with the UPLC evaluator),
  * keeps accepted ones in a mempool, and produces a block every `blockIntervalMs` at the wall clock's slot, as
  * db-sync would have written it. Results and failures are Ogmios-shaped (`LedgerRejection` carries the error).
+ * As a node's, the mempool holds at most two blocks' worth: a submission that does not fit waits, in arrival
+ * order, until blocks make room, and is validated then (ouroboros-consensus validates a transaction only once
+ * there is room for it, so one spending a waiting transaction's outputs is accepted after it).
  */
 import type { SqlClient } from "@effect/sql/SqlClient";
 import type { SqlError } from "@effect/sql/SqlError";
-import { Duration, Effect, Either, PubSub, type Queue, Ref, Schedule, type Scope } from "effect";
+import {
+  Deferred,
+  Duration,
+  Effect,
+  Either,
+  Exit,
+  FiberId,
+  PubSub,
+  type Queue,
+  Ref,
+  Schedule,
+  type Scope,
+} from "effect";
 import type { Network } from "@schemas/network.ts";
 import type { SpentTracking } from "@src/dbsync/detect.ts";
 import { demoNetworks } from "@src/demo_chain/network_params.ts";
 import { makeChainTime, readEpochAnchor } from "@layers/chain_clock.ts";
 import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
-import { blockCapacity } from "./block_capacity.ts";
+import { makeAdmissionQueue } from "./admission_queue.ts";
+import { addMeasures, blockCapacity, measureTx, mempoolCapacity, within } from "./block_capacity.ts";
 import { type BlockTx, writeBlock, type WrittenBlock } from "./block_writer.ts";
-import { type OgmiosUtxoEntry, outputFromOgmios, refKey } from "./cardano.ts";
-import { decodeTransaction } from "./decode.ts";
+import { listOf, type OgmiosUtxoEntry, outputFromOgmios, refKey } from "./cardano.ts";
+import { type DecodedTransaction, decodeTransaction } from "./decode.ts";
 import * as E from "./errors.ts";
 import { evaluateScripts, type RedeemerBudget, type SlotConfig } from "./evaluate.ts";
 import { fundWallets } from "./faucet.ts";
@@ -23,6 +39,8 @@ import { decodeForSubmission } from "./ledger_decodable.ts";
 import { type LedgerParams, makeLedgerView, readLedgerParams } from "./ledger_view.ts";
 import { Mempool } from "./mempool.ts";
 import { validatePhase1 } from "./phase1_rules.ts";
+import { referenceScriptsSize } from "./reference_scripts.ts";
+import { txLimitsFailure } from "./tx_limits.ts";
 import { redeemerEntries } from "./tx_parts.ts";
 import { deriveWallets, type DevnetWallet, loadOrCreateSeed } from "./wallets.ts";
 
@@ -38,7 +56,7 @@ export interface DevnetConfig {
 export interface Devnet {
   readonly network: Network;
   readonly wallets: ReadonlyArray<DevnetWallet>;
-  /** Ogmios `submitTransaction`: phase 1 and 2, then the mempool. */
+  /** Ogmios `submitTransaction`: waits for room in the mempool, then phase 1 and 2 and into the mempool. */
   readonly submit: (
     cborHex: string,
   ) => Effect.Effect<{ transaction: { id: string } }, E.LedgerRejection | SqlError>;
@@ -54,6 +72,8 @@ export interface Devnet {
   /** Every block written from now on (chain-sync subscribers). */
   readonly subscribe: Effect.Effect<Queue.Dequeue<WrittenBlock>, never, Scope.Scope>;
   readonly mempool: () => ReadonlyArray<string>;
+  /** Submissions waiting for room in the mempool, oldest first. */
+  readonly waiting: () => ReadonlyArray<string>;
 }
 
 const reject = (error: E.OgmiosError) => Effect.fail(new E.LedgerRejection({ error }));
@@ -93,46 +113,92 @@ export const makeDevnet = (sql: SqlClient, config: DevnetConfig): Effect.Effect<
       });
     });
 
-    const submit = (cborHex: string) =>
-      lock.withPermits(1)(
-        Effect.gen(function* () {
-          const decoded = decodeForSubmission(cborHex);
-          if (Either.isLeft(decoded)) return yield* reject(decoded.left);
-          const checked = yield* validatePhase1(decoded.right, yield* view);
-          if (Either.isLeft(checked)) return yield* reject(checked.left);
-          const accepted = checked.right;
-          let scriptsValid = true;
-          if (accepted.runsPlutus) {
-            const declared = redeemerEntries(accepted.tx.witness_set().redeemers());
-            const evaluated = evaluateScripts(accepted.tx, accepted.resolved, yield* Ref.get(params), slots);
-            const overBudget = Either.isRight(evaluated)
-              ? evaluated.right.find((r) => {
-                const d = declared.find((x) =>
-                  x.purpose === r.validator.purpose && x.index === r.validator.index
-                );
-                return !d || d.mem < r.budget.memory || d.steps < r.budget.cpu;
-              })
-              : undefined;
-            scriptsValid = Either.isRight(evaluated) && overBudget === undefined;
-            if (scriptsValid !== accepted.tx.is_valid()) {
-              const reason = Either.isLeft(evaluated)
-                ? JSON.stringify(
-                  (evaluated.left.data as ReadonlyArray<E.ValidatorFailure>)[0]?.error.data ?? {},
-                )
-                : overBudget
-                ? `the ${overBudget.validator.purpose} script at index ${overBudget.validator.index} needs more ` +
-                  "execution units than the redeemer declares"
-                : "every script succeeds, yet the transaction is marked invalid";
-              return yield* reject(
-                E.spendsMismatch(accepted.tx.is_valid() ? "inputs" : "collaterals", reason),
+    const admission = makeAdmissionQueue();
+    /** Completed (and replaced) whenever a block takes transactions out of the mempool. */
+    let roomMade = Deferred.unsafeMake<void>(FiberId.none);
+
+    /** Phase 1 and 2, then into the mempool; the caller holds the lock and has made sure it fits. */
+    const validateAndAdd = (decoded: DecodedTransaction) =>
+      Effect.gen(function* () {
+        const checked = yield* validatePhase1(decoded, yield* view);
+        if (Either.isLeft(checked)) return yield* reject(checked.left);
+        const accepted = checked.right;
+        let scriptsValid = true;
+        if (accepted.runsPlutus) {
+          const declared = redeemerEntries(accepted.tx.witness_set().redeemers());
+          const evaluated = evaluateScripts(accepted.tx, accepted.resolved, yield* Ref.get(params), slots);
+          const overBudget = Either.isRight(evaluated)
+            ? evaluated.right.find((r) => {
+              const d = declared.find((x) =>
+                x.purpose === r.validator.purpose && x.index === r.validator.index
               );
-            }
+              return !d || d.mem < r.budget.memory || d.steps < r.budget.cpu;
+            })
+            : undefined;
+          scriptsValid = Either.isRight(evaluated) && overBudget === undefined;
+          if (scriptsValid !== accepted.tx.is_valid()) {
+            const reason = Either.isLeft(evaluated)
+              ? JSON.stringify(
+                (evaluated.left.data as ReadonlyArray<E.ValidatorFailure>)[0]?.error.data ?? {},
+              )
+              : overBudget
+              ? `the ${overBudget.validator.purpose} script at index ${overBudget.validator.index} needs more ` +
+                "execution units than the redeemer declares"
+              : "every script succeeds, yet the transaction is marked invalid";
+            return yield* reject(
+              E.spendsMismatch(accepted.tx.is_valid() ? "inputs" : "collaterals", reason),
+            );
           }
-          mempool.add({ accepted, scriptsValid });
-          return { transaction: { id: accepted.id } };
-        }).pipe(
-          // a transaction CML decodes but cannot otherwise handle is refused, never an exception escaping
-          Effect.catchAllDefect((defect) => reject(E.unexpectedMempoolError(String(defect)))),
+        }
+        mempool.add({ accepted, scriptsValid });
+        return { transaction: { id: accepted.id } };
+      });
+
+    /**
+     * One try by the submitter whose turn it is, as the node's mempool makes it: the per-transaction limits
+     * (answered at once), then room (undefined: none yet), then the rules against the mempool as it is now. Once
+     * begun it is not interrupted: a client gone at that moment may still have its transaction added, as with a
+     * node; only the waiting ends with it.
+     */
+    const tryAdd = (decoded: DecodedTransaction) =>
+      lock.withPermits(1)(Effect.uninterruptible(Effect.gen(function* () {
+        const p = yield* Ref.get(params);
+        const body = decoded.tx.body();
+        const carriers = [...listOf(body.inputs()), ...listOf(body.reference_inputs())];
+        // inputs not found carry nothing here; the rules answer for them
+        const resolved = yield* (yield* view).resolve(carriers);
+        const measure = measureTx(decoded.tx, referenceScriptsSize(carriers, resolved));
+        const overLimit = txLimitsFailure(measure, p);
+        if (overLimit) return yield* reject(overLimit);
+        const capacity = mempoolCapacity(p);
+        if (!within(measure, capacity)) {
+          // the ledger's limits keep a transaction well within an empty mempool; a node would wait forever
+          return yield* reject(E.unexpectedMempoolError("the transaction is larger than the whole mempool"));
+        }
+        if (!within(addMeasures(mempool.measure, measure), capacity)) return undefined;
+        return yield* validateAndAdd(decoded);
+      })));
+
+    const submit = (cborHex: string) =>
+      Effect.gen(function* () {
+        const decoded = decodeForSubmission(cborHex);
+        if (Either.isLeft(decoded)) return yield* reject(decoded.left);
+        const id = decoded.right.id;
+        return yield* admission.inTurn(id, tryAdd(decoded.right), () =>
+          roomMade, (what, ahead) =>
+          what === "abandoned"
+            ? Effect.logInfo(
+              `devnet ${config.network}: submission ${id} abandoned while waiting (its client left)`,
+            )
+            : Effect.logDebug(
+              what === "queued"
+                ? `devnet ${config.network}: submission ${id} waits its turn (${ahead} ahead)`
+                : `devnet ${config.network}: submission ${id} waits for room in the mempool`,
+            ));
+      }).pipe(
+        // a transaction CML decodes but cannot otherwise handle is refused, never an exception escaping
+        Effect.catchAllDefect((defect) =>
+          reject(E.unexpectedMempoolError(String(defect)))
         ),
       );
 
@@ -221,6 +287,9 @@ export const makeDevnet = (sql: SqlClient, config: DevnetConfig): Effect.Effect<
       }).pipe(Effect.annotateLogs("network", config.network));
       mempool.remove(block.txIds, expired);
       if (block.epoch !== p.epoch) yield* Ref.set(params, yield* readLedgerParams(sql));
+      const made = roomMade;
+      roomMade = Deferred.unsafeMake<void>(FiberId.none);
+      Deferred.unsafeDone(made, Exit.void);
       yield* PubSub.publish(blocks, block);
       return block;
     }));
@@ -243,5 +312,6 @@ export const makeDevnet = (sql: SqlClient, config: DevnetConfig): Effect.Effect<
       start,
       subscribe: PubSub.subscribe(blocks),
       mempool: () => mempool.ids(),
+      waiting: admission.waiting,
     };
   });

@@ -221,7 +221,7 @@ export const valueNotConserved = (
 
 export const networkMismatch = (
   expected: "mainnet" | "testnet",
-  discriminatedType: "address" | "rewardAccount" | "transaction",
+  discriminatedType: "address" | "rewardAccount" | "stakePoolCertificate" | "transaction",
   invalidEntities: ReadonlyArray<string>,
 ): OgmiosError => ({
   code: 3124,

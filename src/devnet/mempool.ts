@@ -2,10 +2,11 @@
  * The devnet's mempool: accepted transactions in arrival order, waiting for the next block, and what they
  * change (outputs created, inputs spent, stake registrations, withdrawals, pools) as the ledger view sees it, so
  * a transaction may spend a pending one's outputs and a double spend is refused as the node does (3117). Blocks
- * take them oldest first as far as a block holds them (block_capacity.ts).
+ * take them oldest first as far as a block holds them (block_capacity.ts); `measure` is what they add up to, which
+ * the devnet keeps within the mempool's capacity.
  */
 import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
-import { addMeasures, type TxMeasure, txMeasure, within } from "./block_capacity.ts";
+import { addMeasures, noMeasure, type TxMeasure, txMeasure, within } from "./block_capacity.ts";
 import type { BlockTx } from "./block_writer.ts";
 import { inputKey, listOf, refKey } from "./cardano.ts";
 import type { PendingState } from "./ledger_view.ts";
@@ -13,6 +14,7 @@ import type { PendingState } from "./ledger_view.ts";
 export class Mempool {
   private txs: Array<BlockTx> = [];
   private view: PendingState = emptyState();
+  private total: TxMeasure = noMeasure;
 
   get size(): number {
     return this.txs.length;
@@ -20,6 +22,11 @@ export class Mempool {
 
   get pending(): PendingState {
     return this.view;
+  }
+
+  /** Bytes, execution units and reference scripts of every pending transaction together. */
+  get measure(): TxMeasure {
+    return this.total;
   }
 
   has(id: string): boolean {
@@ -33,12 +40,13 @@ export class Mempool {
   add(tx: BlockTx): void {
     this.txs.push(tx);
     apply(this.view as MutableState, tx);
+    this.total = addMeasures(this.total, txMeasure(tx.accepted));
   }
 
   /** The longest prefix that fits in one block (bytes, execution units, reference scripts); the rest waits. */
   next(capacity: TxMeasure): ReadonlyArray<BlockTx> {
     const out: Array<BlockTx> = [];
-    let total: TxMeasure = { bytes: 0, mem: 0n, steps: 0n, referenceScripts: 0 };
+    let total = noMeasure;
     for (const tx of this.txs) {
       const after = addMeasures(total, txMeasure(tx.accepted));
       if (!within(after, capacity)) break;
@@ -65,6 +73,7 @@ export class Mempool {
     const state = emptyState();
     for (const tx of this.txs) apply(state, tx);
     this.view = state;
+    this.total = this.txs.reduce((sum, tx) => addMeasures(sum, txMeasure(tx.accepted)), noMeasure);
   }
 }
 

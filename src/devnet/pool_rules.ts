@@ -1,6 +1,7 @@
 /**
  * Pool certificates against the protocol parameters and the known pools (the ledger's POOL rule): a registration
- * declares a cost of at least minPoolCost (3143); a retirement names a registered pool (3140) and an epoch after
+ * names a reward account on this network (3124, WrongNetworkPOOL) and declares a cost of at least minPoolCost
+ * (3143); a retirement names a registered pool (3140) and an epoch after
  * the current one, at most maxEpoch (eMax) ahead (3142). A metadata hash over 32 bytes (3144) never gets here:
  * CML refuses to decode it, and ledger_decodable.ts answers it.
  */
@@ -24,6 +25,14 @@ export const checkPoolRules = (
     for (const cert of listOf(body.certs())) {
       const registration = cert.as_pool_registration()?.pool_params();
       if (registration) {
+        // the ledger checks the reward account's network first (protocol version 5 on, so always here)
+        if (registration.reward_account().network_id() !== view.networkId) {
+          return Either.left(E.networkMismatch(
+            view.networkId === 1 ? "mainnet" : "testnet",
+            "stakePoolCertificate",
+            [poolId(registration.operator().to_hex())],
+          ));
+        }
         if (registration.cost() < minPoolCost) {
           return Either.left(E.stakePoolCostTooLow(minPoolCost, registration.cost()));
         }

@@ -2,10 +2,11 @@
  * JSON-RPC over WebSocket (`/v1/ogmios?apikey=KEY`, `/v1/preprod/ogmios?apikey=KEY`): many requests per
  * connection. As in Ogmios, each mini-protocol (queries, chain sync, submission, evaluation) answers in request
  * order, and one that waits (a `nextBlock` at the tip) does not hold up the others. The connection has one
- * chain-sync session. Every message counts against the key's rate, both ways (spec: Limits); a request past the
- * limit gets JSON-RPC error -32029 with `retryAfter` (ms) and `remaining`, and the connection stays open. A
- * `submitTransaction` also spends the key's hourly submission budget. The key is re-checked per message, so a
- * revocation also ends an open connection.
+ * chain-sync session. A submission waiting for room in the devnet's mempool when the connection closes is
+ * abandoned, with those queued behind it. Every message counts against the key's rate, both ways (spec: Limits);
+ * a request past the limit gets JSON-RPC error -32029 with `retryAfter` (ms) and `remaining`, and the connection
+ * stays open. A `submitTransaction` also spends the key's hourly submission budget. The key is re-checked per
+ * message, so a revocation also ends an open connection.
  */
 import { Deferred, Effect, Exit, FiberId } from "effect";
 import { AccessDenied, type AccessShape, type Grant } from "@layers/access.ts";
@@ -46,7 +47,10 @@ export const ogmiosWebSocket = (ctx: WebSocketContext): Response => {
   /** Chain-sync requests received and not yet answered (the client pipelines them). */
   let chainSyncWaiting = 0;
   let key = ctx.grant.key;
-  /** Completed when the connection closes: a nextBlock still waiting at the tip is then interrupted. */
+  /**
+   * Completed when the connection closes: a nextBlock still waiting at the tip is then interrupted, and so is a
+   * submission waiting for room in the mempool (it must not be added once its client is gone).
+   */
   const closed = Deferred.unsafeMake<undefined>(FiberId.none);
   socket.addEventListener("close", () => Deferred.unsafeDone(closed, Exit.succeed(undefined)), {
     once: true,
@@ -60,6 +64,8 @@ export const ogmiosWebSocket = (ctx: WebSocketContext): Response => {
 
   const handle = async (parsed: RpcRequest | Reply, lane: Lane) => {
     const { method, id } = parsed;
+    const interruptible = lane === "chainSync" || lane === "submission";
+    if (interruptible && socket.readyState !== WebSocket.OPEN) return;
     const spend = lane === "submission" && !isReply(parsed) ? "submission" : "request";
     const decision = ctx.access.authorizeNow(ctx.secret, "ogmios", spend, Date.now()) ??
       await ctx.run(
@@ -83,10 +89,8 @@ export const ogmiosWebSocket = (ctx: WebSocketContext): Response => {
     if (decision) key = decision.key;
     if (isReply(parsed)) return send(parsed);
     const program = runRequest(ctx.network, parsed, session, chainSyncWaiting);
-    // a nextBlock waiting at the tip when the connection closes is interrupted; the other requests end on their own
-    const reply = await ctx.run(
-      lane === "chainSync" ? Effect.raceFirst(program, Deferred.await(closed)) : program,
-    );
+    // requests that may wait indefinitely end with the connection; the others end on their own
+    const reply = await ctx.run(interruptible ? Effect.raceFirst(program, Deferred.await(closed)) : program);
     if (reply) send(reply);
   };
 

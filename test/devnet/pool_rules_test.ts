@@ -1,6 +1,7 @@
 /**
  * Pool certificates as the ledger's POOL rule checks them, each with a deliberately broken transaction (the UTxO
- * set and the mempool unchanged after the refusal): a cost under minPoolCost is 3143; a metadata hash over 32
+ * set and the mempool unchanged after the refusal): a reward account on the other network is 3124 naming the
+ * pool (Ogmios' stakePoolCertificate entity); a cost under minPoolCost is 3143; a metadata hash over 32
  * bytes is 3144 (CML will not decode it; the devnet reads the bytes as the ledger does); a retirement of an
  * unknown pool is 3140; one for the current epoch or earlier, or more than eMax (18) epochs ahead, is 3142.
  */
@@ -20,7 +21,7 @@ const certs = (...list: Array<CML.Certificate>) => (b: CML.TransactionBody) => {
   b.set_certs(l);
 };
 const metadataHash = "aa".repeat(32);
-const registration = (cold: CML.PrivateKey, owner: CML.PrivateKey, cost: bigint) => {
+const registration = (cold: CML.PrivateKey, owner: CML.PrivateKey, cost: bigint, rewardNetwork = 1) => {
   const owners = CML.Ed25519KeyHashList.new();
   owners.add(owner.to_public().hash());
   return CML.Certificate.new_pool_registration(CML.PoolParams.new(
@@ -29,7 +30,7 @@ const registration = (cold: CML.PrivateKey, owner: CML.PrivateKey, cost: bigint)
     0n,
     cost,
     CML.UnitInterval.new(1n, 100n),
-    CML.RewardAddress.new(1, CML.Credential.new_pub_key(owner.to_public().hash())),
+    CML.RewardAddress.new(rewardNetwork, CML.Credential.new_pub_key(owner.to_public().hash())),
     owners,
     CML.RelayList.new(),
     CML.PoolMetadata.new(
@@ -65,6 +66,19 @@ Deno.test("devnet pool certificate rules", async (t) => {
     };
     const retire = (pool: CML.PrivateKey, at: number) =>
       withCerts(CML.Certificate.new_pool_retirement(pool.to_public().hash(), BigInt(at)), [pool]);
+
+    await t.step("a reward account on the testnet is 3124 NetworkMismatch naming the pool", async () => {
+      const error = await expectRejection(
+        f,
+        withCerts(registration(cold, owner, 170n * ada, 0), [cold, owner], f.params.poolDeposit),
+        3124,
+      );
+      assert.deepEqual(error.data, {
+        expectedNetwork: "mainnet",
+        discriminatedType: "stakePoolCertificate",
+        invalidEntities: [poolId],
+      });
+    });
 
     await t.step("a pool cost under minPoolCost (170 ADA) is 3143 StakePoolCostTooLow", async () => {
       const error = await expectRejection(

@@ -1,7 +1,9 @@
 /**
  * The running service on its embedded default with a block a second, as the devnet end-to-end tests use it: a
  * PAID key, the funded wallets the CLI prints, the official Ogmios client, a raw chain-sync socket, CSL's builder
- * configured from the ledger's protocol parameters, and the small HTTP helpers every step needs.
+ * configured from the ledger's protocol parameters, and the small HTTP helpers every step needs. All of them
+ * speak to one network's devnet: mainnet unless `network` says preprod (its `/v1/preprod/…` paths, tx-status
+ * with `network=preprod`); `env` adds to the service's environment (LOG_LEVEL, say).
  */
 import assert from "node:assert/strict";
 import type * as CSL from "@emurgo/cardano-serialization-lib-nodejs";
@@ -16,6 +18,7 @@ import {
 import { startService } from "./service.ts";
 import { createKey, createTestEnvironment } from "./environment.ts";
 import { connect, type RawSocket } from "./ogmios_ws.ts";
+import type { Network } from "@schemas/network.ts";
 
 /** A JSON answer as the service sent it (the tests assert its shape). */
 // deno-lint-ignore no-explicit-any
@@ -35,6 +38,7 @@ export interface TxStatus {
 }
 
 export interface DevnetService {
+  readonly network: Network;
   readonly base: string;
   readonly key: string;
   /** DATA_DIR and the rest of the service's environment, for subprocesses (CLI, example script). */
@@ -42,7 +46,7 @@ export interface DevnetService {
   readonly lines: ReadonlyArray<string>;
   readonly wallets: ReadonlyArray<DevnetWallet>;
   readonly client: Awaited<ReturnType<typeof createTransactionSubmissionClient>>;
-  /** A raw WebSocket on /v1/ogmios for chain sync. */
+  /** A raw WebSocket on the network's Ogmios path for chain sync. */
   readonly sync: RawSocket;
   readonly protocolParameters: OgmiosProtocolParameters;
   readonly config: CSL.TransactionBuilderConfig;
@@ -64,9 +68,15 @@ export interface DevnetService {
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export const openDevnetService = async (label: string): Promise<DevnetService> => {
+export const openDevnetService = async (
+  label: string,
+  options: { readonly network?: Network; readonly env?: Record<string, string> } = {},
+): Promise<DevnetService> => {
+  const network = options.network ?? "mainnet";
+  // mainnet's paths have no network segment
+  const prefix = network === "mainnet" ? "/v1" : `/v1/${network}`;
   const environment = await createTestEnvironment(label);
-  const env: Record<string, string> = { ...environment.env, DEVNET_BLOCK_SECONDS: "1" };
+  const env: Record<string, string> = { ...environment.env, DEVNET_BLOCK_SECONDS: "1", ...options.env };
   const service = await startService(env);
   const { key } = await createKey(env, "--tier", "paid", "--name", label);
   const headers = { apikey: key, "content-type": "application/json" };
@@ -79,16 +89,16 @@ export const openDevnetService = async (label: string): Promise<DevnetService> =
     return { status: r.status, body: await r.json() };
   };
   const rpc = async (method: string, params?: unknown) =>
-    (await post("/v1/ogmios", { jsonrpc: "2.0", method, ...(params ? { params } : {}), id: 1 })).body;
+    (await post(`${prefix}/ogmios`, { jsonrpc: "2.0", method, ...(params ? { params } : {}), id: 1 })).body;
   const graphql = async (query: string) => {
-    const answer = await post("/v1/graphql", { query });
+    const answer = await post(`${prefix}/graphql`, { query });
     assert.equal(answer.status, 200, JSON.stringify(answer.body));
     assert.equal(answer.body.errors, undefined, JSON.stringify(answer.body.errors));
     return answer.body.data;
   };
-  const ws = `${service.base.replace("http", "ws")}/v1/ogmios?apikey=${key}`;
+  const ws = `${service.base.replace("http", "ws")}${prefix}/ogmios?apikey=${key}`;
   const context = await createInteractionContext(() => {}, () => {}, {
-    connection: { address: { http: `${service.base}/v1/ogmios`, webSocket: ws } },
+    connection: { address: { http: `${service.base}${prefix}/ogmios`, webSocket: ws } },
   });
   const client = await createTransactionSubmissionClient(context);
   const sync = await connect(ws);
@@ -101,7 +111,7 @@ export const openDevnetService = async (label: string): Promise<DevnetService> =
     let status: TxStatus | undefined;
     for (let i = 0; i < 60 && !status?.found; i++) {
       if (i > 0) await sleep(500);
-      status = (await get(`/api/public/tx-status?txHash=${id}`)).body;
+      status = (await get(`/api/public/tx-status?txHash=${id}&network=${network}`)).body;
     }
     assert.equal(status?.found, true, `${id} confirmed within 30 s`);
     return status!;
@@ -130,11 +140,12 @@ export const openDevnetService = async (label: string): Promise<DevnetService> =
     assert.fail(`no forward block holds ${id}`);
   };
   return {
+    network,
     base: service.base,
     key,
     env,
     lines: service.lines,
-    wallets: await devnetWallets("mainnet", { DATA_DIR: env.DATA_DIR! }),
+    wallets: await devnetWallets(network, { DATA_DIR: env.DATA_DIR! }),
     client,
     sync,
     protocolParameters,
