@@ -15,7 +15,7 @@ import type { LedgerView } from "./ledger_view.ts";
 import { checkStakeRules } from "./certificate_rules.ts";
 import { scriptIntegrityHash, witnessSetBytes } from "./script_integrity.ts";
 import { checkPoolRules } from "./pool_rules.ts";
-import { ledgerMinFee } from "./min_fee.ts";
+import { ledgerMinFee, ledgerTxSize } from "./min_fee.ts";
 import { type PlutusLanguage, plutusScriptWellFormed } from "./plutus_wellformed.ts";
 import { bootstrapAttributesSize, maxBootstrapAttributesSize } from "./byron_attributes.ts";
 import { maxReferenceScriptsSizePerTx, referenceScriptsSize } from "./reference_scripts.ts";
@@ -70,7 +70,8 @@ export const validatePhase1 = (
     const body = tx.body();
     const witnesses = tx.witness_set();
     const p = view.params;
-    const size = decoded.bytes.length;
+    // the ledger's size (sizeTxF, without the validity flag): what maxTxSize bounds and db-sync records as tx.size
+    const size = ledgerTxSize(tx);
     const inputs = listOf(body.inputs());
     const collateral = listOf(body.collateral_inputs());
     const referenceInputs = listOf(body.reference_inputs());

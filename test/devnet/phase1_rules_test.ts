@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
+import { hex } from "@scure/base";
 import { Effect, Either, TestClock, TestContext } from "effect";
 import type { LedgerRejection, OgmiosError } from "@src/devnet/errors.ts";
 import { assertMatchesOgmiosSchema } from "../support/ogmios_schema.ts";
@@ -339,6 +340,51 @@ Deno.test("devnet phase-1 rules", async (t) => {
         const stranger = await expectRejection(f, spend(icarusKey(8)), 3101);
         assert.deepEqual(stranger.data, { missingSignatories: [root] });
         assert.ok(Either.isRight(await submit(f, spend(owner))), "the owner's bootstrap witness is enough");
+      },
+    );
+
+    await t.step(
+      "maxTxSize bounds the ledger's size: 16,384 bytes without the validity flag is accepted and recorded",
+      async () => {
+        const [bobUtxo] = await walletUtxos(f, bob.address);
+        // metadata padding chosen so that [body, witnesses, auxiliary] is exactly the maximum
+        const padded = (chunks: number, last: number) => {
+          const list = CML.MetadatumList.new();
+          for (let i = 0; i < chunks; i++) list.add(CML.TransactionMetadatum.new_bytes(new Uint8Array(64)));
+          list.add(CML.TransactionMetadatum.new_bytes(new Uint8Array(last)));
+          const metadata = CML.Metadata.new();
+          metadata.set(674n, CML.TransactionMetadatum.new_list(list));
+          return buildTx(f.params, {
+            inputs: [bobUtxo!],
+            outputs: [payTo(alice.address, 3n * ada)],
+            signers: [bob.privateKey],
+            auxiliary: CML.AuxiliaryData.new_shelley(metadata),
+          });
+        };
+        let exact: CML.Transaction | undefined;
+        for (let chunks = 230; chunks < 250 && !exact; chunks++) {
+          for (let last = 0; last <= 64 && !exact; last++) {
+            const tx = padded(chunks, last);
+            if (tx.to_cbor_bytes().length === 16_385) exact = tx;
+          }
+        }
+        assert.ok(exact, "a padding gives 16,385 bytes with the flag");
+        const over = await expectRejection(f, padded(250, 0), 3119);
+        assert.ok(
+          (over.data as { measuredTransactionSize: { bytes: number } }).measuredTransactionSize.bytes >
+            16_384,
+        );
+        const result = await submit(f, exact);
+        assert.ok(
+          Either.isRight(result),
+          JSON.stringify(Either.isLeft(result) ? plainJson(result.left) : null),
+        );
+        await Effect.runPromise(f.devnet.produceBlock);
+        const id = CML.hash_transaction(exact.body()).to_hex();
+        const [row] = await Effect.runPromise(
+          f.chain.sql<{ size: number }>`select size from tx where hash = ${hex.decode(id)}`,
+        );
+        assert.equal(row?.size, 16_384, "db-sync's tx.size is the ledger's size");
       },
     );
 
