@@ -186,8 +186,9 @@ export const checkGovernanceRules = (
     }
 
     // proposals, each one building on the live ones (and those before it in this transaction)
+    // accounts are known by credential, whatever network the address names (that is a rule of its own)
     const registered = (account: CML.RewardAddress) => {
-      const key = account.to_address().to_hex();
+      const key = rewardAddressHex(account.payment(), view.networkId);
       const changed = stake.stakeRegistration.get(key);
       return changed !== undefined
         ? Effect.succeed(changed)

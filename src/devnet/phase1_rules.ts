@@ -22,6 +22,9 @@ import {
   ogmiosVoter,
 } from "./governance_rules.ts";
 import { certificateCredential, governanceCertificateCredential, redeemerEntries } from "./tx_parts.ts";
+import { ogmiosProposal } from "@src/domain/ogmios_governance.ts";
+import { dbSyncDescription } from "./gov_action_json.ts";
+import { ogmiosCertificate } from "./ogmios_certificate.ts";
 import { addCmlValue, addMint, emptyBalance, sameBalance, toOgmiosValue } from "./value.ts";
 
 /** A transaction that passed phase 1, with what the mempool and block writer need from it. */
@@ -276,6 +279,19 @@ export const validatePhase1 = (
           return { purpose, rewardAccount: sortedAccounts[index]!.to_address().to_bech32() };
         }
         if (purpose === "vote") return { purpose, issuer: ogmiosVoter(voters[index]!.voter) };
+        if (purpose === "publish") return { purpose, certificate: ogmiosCertificate(certs[index]!) };
+        if (purpose === "propose") {
+          const p = proposals[index]!;
+          return {
+            purpose,
+            proposal: ogmiosProposal({
+              deposit: p.deposit,
+              returnAccount: p.returnAccount.to_address().to_bech32(),
+              anchor: p.anchor,
+              description: dbSyncDescription(p),
+            }),
+          };
+        }
         return { purpose, index };
       })));
     }
