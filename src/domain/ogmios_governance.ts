@@ -124,6 +124,12 @@ const parameters: Readonly<Record<string, (v: unknown) => [string, unknown]>> = 
   dRepActivity: (v) => ["delegateRepresentativeMaxIdleTime", Number(v)],
 };
 
+/** The [account, lovelace] pairs of a withdrawals map; the demo chain writes a single pair unwrapped. */
+const withdrawalPairs = (map: unknown): Array<[unknown, number]> => {
+  const list = Array.isArray(map) ? map : [];
+  return (list.length > 0 && !Array.isArray(list[0]) ? [list] : list) as Array<[unknown, number]>;
+};
+
 /** A governance action from the ledger's JSON of it (gov_action_proposal.description). */
 export const ogmiosGovernanceAction = (description: unknown): unknown => {
   const d = description as { tag: string; contents?: unknown };
@@ -148,10 +154,7 @@ export const ogmiosGovernanceAction = (description: unknown): unknown => {
       return {
         type: "treasuryWithdrawals",
         withdrawals: Object.fromEntries(
-          ((c[0] ?? []) as Array<[unknown, number]>).map(([account, amount]) => [
-            rewardAccountBech32(account),
-            ada(amount),
-          ]),
+          withdrawalPairs(c[0]).map(([account, amount]) => [rewardAccountBech32(account), ada(amount)]),
         ),
         guardrails: guardrails(c[1]),
       };

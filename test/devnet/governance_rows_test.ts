@@ -3,12 +3,15 @@
  * (drep_registration, voting_anchor), a stake key delegating its vote to it (delegation_vote), an InfoAction and a
  * treasury withdrawal proposed (gov_action_proposal with db-sync's expiration and description JSON,
  * treasury_withdrawal, the proposals' deposits in tx.deposit), and votes by the DRep (voting_procedure numbered
- * per voter, the vote anchor); chain sync shows the proposals and votes in Ogmios' shape.
+ * per voter, the vote anchor); chain sync shows the DRep certificates, proposals and votes in Ogmios' shape.
  */
 import assert from "node:assert/strict";
 import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
 import { Effect, Either } from "effect";
+import { chainBatch } from "@src/queries/chain_blocks.ts";
+import { toOgmiosBlocks } from "@src/jsonrpc/ogmios_block.ts";
 import { buildTx, fundKey, openDevnet, submit, walletUtxos } from "../support/devnet_tx.ts";
+import { assertMatchesOgmiosSchema } from "../support/ogmios_schema.ts";
 import {
   actionId,
   all,
@@ -176,6 +179,57 @@ Deno.test("devnet governance transactions as db-sync rows", async (t) => {
           committee_voter: null,
           invalid: null,
         },
+      ]);
+    });
+
+    await t.step("chain sync shows the certificates, proposals and votes in Ogmios' shape", async () => {
+      const [row] = await query<{ block: string }>(`
+        select (t.block_id - 1)::text as block from tx t where t.hash = decode('${proposalTx}', 'hex')`);
+      const batch = await Effect.runPromise(chainBatch(f.chain.sql, row!.block, 1, "enable"));
+      const [block] = toOgmiosBlocks(batch) as Array<{ transactions: Array<Record<string, unknown>> }>;
+      const [registration, proposing, voting] = block!.transactions;
+      await assertMatchesOgmiosSchema("cardano.json#/definitions/Block", plainJson(block));
+      assert.deepEqual(plainJson(registration!.certificates), [
+        {
+          type: "delegateRepresentativeRegistration",
+          delegateRepresentative: { type: "registered", id: keyHash(drep), from: "verificationKey" },
+          deposit: { ada: { lovelace: Number(f.params.drepDeposit) } },
+          metadata: { url: "https://drep.invalid/a", hash: "07".repeat(32) },
+        },
+        {
+          type: "stakeCredentialRegistration",
+          credential: keyHash(holder),
+          from: "verificationKey",
+          deposit: { ada: { lovelace: Number(f.params.keyDeposit) } },
+        },
+        {
+          type: "stakeDelegation",
+          credential: keyHash(holder),
+          from: "verificationKey",
+          delegateRepresentative: { type: "registered", id: keyHash(drep), from: "verificationKey" },
+        },
+      ]);
+      const returnAccount = rewardAddress(holder).to_address().to_bech32();
+      const metadata = { url: "https://gov.devnet.invalid/proposal.jsonld", hash: "09".repeat(32) };
+      const deposit = { ada: { lovelace: Number(f.params.govActionDeposit) } };
+      assert.deepEqual(plainJson(proposing!.proposals), [
+        { deposit, returnAccount, metadata, action: { type: "information" } },
+        {
+          deposit,
+          returnAccount,
+          metadata,
+          action: {
+            type: "treasuryWithdrawals",
+            withdrawals: { [returnAccount]: { ada: { lovelace: 1_000_000_000 } } },
+            guardrails: null,
+          },
+        },
+      ]);
+      const issuer = { role: "delegateRepresentative", id: keyHash(drep), from: "verificationKey" };
+      const rationale = { url: "https://drep.invalid/rationale", hash: "03".repeat(32) };
+      assert.deepEqual(plainJson(voting!.votes), [
+        { issuer, metadata: rationale, vote: "yes", proposal: { transaction: { id: proposalTx }, index: 0 } },
+        { issuer, metadata: rationale, vote: "no", proposal: { transaction: { id: proposalTx }, index: 1 } },
       ]);
     });
   } finally {
