@@ -129,11 +129,14 @@ export const submit = (f: DevnetFixture, tx: CML.Transaction) =>
   Effect.runPromise(Effect.either(f.devnet.submit(tx.to_cbor_hex())));
 
 /**
- * Pays `lovelace` from the demo chain's genesis outputs to a test key's enterprise address in a block of its own
- * (the faucet's way), for amounts the wallets do not hold: governance deposits, a whale's stake. Gives the output.
+ * Pays `lovelace` from the demo chain's genesis outputs to an address in a block of its own (the faucet's way), for
+ * amounts the wallets do not hold: governance deposits, a whale's stake. Gives the output.
  */
-export const fundKey = async (f: DevnetFixture, k: CML.PrivateKey, lovelace: bigint): Promise<Utxo> => {
-  const address = CML.EnterpriseAddress.new(1, CML.Credential.new_pub_key(k.to_public().hash())).to_address();
+export const fundAddress = async (
+  f: DevnetFixture,
+  address: CML.Address,
+  lovelace: bigint,
+): Promise<Utxo> => {
   const block = await Effect.runPromise(
     fundFromGenesis(f.chain.sql, [{ address: address.to_bech32(), lovelace }], {
       networkId: 1,
@@ -146,3 +149,11 @@ export const fundKey = async (f: DevnetFixture, k: CML.PrivateKey, lovelace: big
     output: payTo(address, lovelace),
   };
 };
+
+/** Funds a test key's enterprise address (see fundAddress). */
+export const fundKey = (f: DevnetFixture, k: CML.PrivateKey, lovelace: bigint): Promise<Utxo> =>
+  fundAddress(
+    f,
+    CML.EnterpriseAddress.new(1, CML.Credential.new_pub_key(k.to_public().hash())).to_address(),
+    lovelace,
+  );

@@ -1,9 +1,11 @@
 /**
  * Conway governance pieces for the devnet tests, built with CML: test keys and their credentials, anchors,
  * certificate lists, proposals, and voting procedures, so a test writes the governance part of a transaction in
- * one line and breaks one rule on purpose.
+ * one line and breaks one rule on purpose; and a genesis committee for a chain that has none.
  */
 import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
+import type { SqlClient } from "@effect/sql/SqlClient";
+import { Effect } from "effect";
 
 export const key = (byte: number) => CML.PrivateKey.from_normal_bytes(new Uint8Array(32).fill(byte));
 export const credential = (k: CML.PrivateKey) => CML.Credential.new_pub_key(k.to_public().hash());
@@ -74,3 +76,37 @@ export const committeeVoter = (k: CML.PrivateKey) =>
 export const all = (...edits: Array<(b: CML.TransactionBody) => void>) => (b: CML.TransactionBody) => {
   for (const e of edits) e(b);
 };
+
+/**
+ * A constitutional committee as db-sync records one named by the Conway genesis (committee without a proposal,
+ * its members, and the epoch's epoch_state pointing at it): the demo chain has none, and its stake pools hold more
+ * stake than the test can ever gather, so no committee can be elected on it through governance.
+ */
+export const seedGenesisCommittee = (
+  sql: SqlClient,
+  o: { members: ReadonlyArray<CML.PrivateKey>; expiration: number; epoch: number; quorum: [bigint, bigint] },
+) =>
+  sql.withTransaction(
+    Effect.gen(function* () {
+      const [committee] = yield* sql<{ id: string }>`
+        insert into committee (id, gov_action_proposal_id, quorum_numerator, quorum_denominator)
+        values ((select coalesce(max(id), 0) + 1 from committee), null, ${String(o.quorum[0])},
+          ${String(o.quorum[1])})
+        returning id::text as id`;
+      for (const m of o.members) {
+        const [hash] = yield* sql<{ id: string }>`
+          insert into committee_hash (id, raw, has_script)
+          values ((select coalesce(max(id), 0) + 1 from committee_hash), decode(${keyHash(m)}, 'hex'), false)
+          returning id::text as id`;
+        yield* sql`
+          insert into committee_member (id, committee_id, committee_hash_id, expiration_epoch)
+          values ((select coalesce(max(id), 0) + 1 from committee_member), ${Number(committee!.id)},
+            ${Number(hash!.id)}, ${o.expiration})`;
+      }
+      yield* sql`
+        insert into epoch_state (id, committee_id, no_confidence_id, constitution_id, epoch_no)
+        values ((select coalesce(max(id), 0) + 1 from epoch_state), ${
+        Number(committee!.id)
+      }, null, null, ${o.epoch})`;
+    }),
+  );
