@@ -3,14 +3,15 @@
  * the chain crossed since its tip), doing what the demo chain generator's boundary does (src/demo_chain/
  * epoch_boundary.ts) from the chain database: the finished epoch's totals (epoch_finalized), the new epoch's
  * parameters (a copy of the last epoch_param), the reward update (reward_update.ts), pool retirements taking
- * effect (pool_refunds.ts), governance enactment and proposal refunds (governance_boundary.ts), the stake
+ * effect (pool_refunds.ts), governance enactment and proposal refunds (governance_enactment.ts), the stake
  * snapshot and DRep distribution (stake_snapshot.ts), ada_pots, which add up to the maximum supply (treasury
- * donations join the treasury, enacted withdrawals leave it), then epoch_state and the new epoch's ratification.
+ * donations join the treasury, enacted withdrawals leave it), then epoch_state and the new epoch's ratification (governance_ratification.ts).
  */
 import type { SqlError } from "@effect/sql/SqlError";
 import { Effect } from "effect";
 import { epochParamColumns, maxSupply } from "@src/demo_chain/network_params.ts";
-import { enactRatified, ratifyEpoch, writeEpochState } from "./governance_boundary.ts";
+import { enactRatified, writeEpochState } from "./governance_enactment.ts";
+import { ratifyEpoch } from "./governance_ratification.ts";
 import { writePoolRefunds } from "./pool_refunds.ts";
 import { writeRewardUpdate } from "./reward_update.ts";
 import { type RowWriter, text } from "./rows.ts";

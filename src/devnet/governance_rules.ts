@@ -2,9 +2,9 @@
  * Conway governance rules (protocol version 10, after the bootstrap) against the governance view, in the
  * ledger's order: LEDGER's treasury value (3158) and withdrawals only from DRep-delegated key accounts (3150);
  * GOVCERT and DELEG's DRep and committee certificates (3152, 3153, 3151, 3154, and 3146 for a vote delegated to
- * an unregistered DRep, as Ogmios maps DelegateeDRepNotRegisteredDELEG); GOV's proposals (3162, 3139, 3146,
- * 3155, 3124, 3163, 3168, 3156, 3157, 3159) then votes (3167, 3138, 3160, 3137). Gives the deposits paid and
- * refunded and what the transaction changes in the governance state.
+ * an unregistered DRep, as Ogmios maps DelegateeDRepNotRegisteredDELEG); then GOV's proposals and votes
+ * (proposal_rules.ts). Gives the deposits paid and refunded and what the transaction changes in the governance
+ * state.
  */
 import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
 import type { SqlError } from "@effect/sql/SqlError";
@@ -12,18 +12,12 @@ import { Effect, Either, Option } from "effect";
 import { listOf } from "./cardano.ts";
 import type { StakeEffects } from "./certificate_rules.ts";
 import * as E from "./errors.ts";
-import {
-  type ActionId,
-  actionKey,
-  type Cred,
-  credKey,
-  credOf,
-  proposalsOf,
-  type VoterRef,
-  votesOf,
-} from "./governance_parts.ts";
+import { type Cred, credKey, credOf } from "./governance_parts.ts";
 import type { DrepState, LiveProposal, MemberState } from "./governance_view.ts";
 import type { LedgerView } from "./ledger_view.ts";
+import { checkProposalsAndVotes, member, rewardAddressHex } from "./proposal_rules.ts";
+
+export { ogmiosVoter } from "./proposal_rules.ts";
 
 export interface GovernanceEffects {
   readonly deposits: bigint;
@@ -45,21 +39,6 @@ export const noGovernanceEffects: GovernanceEffects = {
 
 const fail = (error: E.OgmiosError) => Either.left(error);
 
-const member = (c: Cred): E.MemberReference => ({
-  id: c.hash,
-  from: c.script ? "script" : "verificationKey",
-});
-
-const rewardAddressHex = (c: CML.Credential, networkId: number) =>
-  CML.RewardAddress.new(networkId, c).to_address().to_hex();
-
-export const ogmiosVoter = (v: VoterRef): E.GovernanceVoter =>
-  v.role === "SPO"
-    ? { role: "stakePoolOperator", id: CML.Ed25519KeyHash.from_hex(v.cred.hash).to_bech32("pool") }
-    : { role: v.role === "DRep" ? "delegateRepresentative" : "constitutionalCommittee", ...member(v.cred) };
-
-const reference = (a: ActionId): E.ProposalReference => ({ transaction: { id: a.tx }, index: a.index });
-
 /** The DRep a delegation certificate names: a credential key, or one of the predefined DReps. */
 const drepTarget = (d: CML.DRep): string =>
   d.kind() === CML.DRepKind.AlwaysAbstain
@@ -75,10 +54,6 @@ const drepTarget = (d: CML.DRep): string =>
 const voteDelegationOf = (cert: CML.Certificate) =>
   cert.as_vote_deleg_cert() ?? cert.as_stake_vote_deleg_cert() ?? cert.as_vote_reg_deleg_cert() ??
     cert.as_stake_vote_reg_deleg_cert();
-
-/** pvCanFollow: the next major version with minor 0, or the next minor version. */
-const canFollow = (from: { major: number; minor: number }, to: { major: number; minor: number }) =>
-  (to.major === from.major + 1 && to.minor === 0) || (to.major === from.major && to.minor === from.minor + 1);
 
 /**
  * LEDGER's checks before the certificates: the declared treasury equals the treasury (3158), and (PV10) every
@@ -115,8 +90,6 @@ export const checkGovernanceRules = (
   Effect.gen(function* () {
     const gov = view.governance;
     const p = view.params;
-    const epoch = p.epoch;
-    const current = { major: p.row.protocolMajor, minor: p.row.protocolMinor };
     const dreps = new Map<string, DrepState>();
     const hot = new Map<string, MemberState>();
     const voteDelegations = new Map<string, string | null>();
@@ -185,157 +158,15 @@ export const checkGovernanceRules = (
       }
     }
 
-    // proposals, each one building on the live ones (and those before it in this transaction)
-    // accounts are known by credential, whatever network the address names (that is a rule of its own)
-    const registered = (account: CML.RewardAddress) => {
-      const key = rewardAddressHex(account.payment(), view.networkId);
-      const changed = stake.stakeRegistration.get(key);
-      return changed !== undefined
-        ? Effect.succeed(changed)
-        : Effect.map(view.stakeAccount(key), (s) => s.registered);
-    };
-    const expected = view.networkId === 1 ? "mainnet" : "testnet";
-    const known: Array<LiveProposal> = [...(yield* gov.proposals)];
-    const roots = yield* gov.roots;
-    const added: Array<LiveProposal> = [];
-    for (const proposal of proposalsOf(body)) {
-      if (proposal.version) {
-        const root = roots.hardForkInitiation;
-        const sameRoot = actionKey(proposal.prev ?? { tx: "", index: -1 }) ===
-          actionKey(root ?? { tx: "", index: -1 });
-        const from = sameRoot || proposal.version.major > current.major + 1
-          ? current
-          : known.find((k) => proposal.prev && actionKey(k.id) === actionKey(proposal.prev))?.version;
-        if (from && !canFollow(from, proposal.version)) {
-          return fail(E.invalidHardForkVersionBump(proposal.version, from));
-        }
-      }
-      if (proposal.update && !proposal.update.wellFormed) return fail(E.invalidProtocolParametersUpdate());
-      if (!(yield* registered(proposal.returnAccount))) {
-        const c = credOf(proposal.returnAccount.payment());
-        return fail(E.unknownCredential(c.hash, member(c).from));
-      }
-      for (const w of proposal.withdrawals) {
-        if (!(yield* registered(w.account))) {
-          const c = credOf(w.account.payment());
-          return fail(E.unknownCredential(c.hash, member(c).from));
-        }
-      }
-      if (proposal.deposit !== p.govActionDeposit) {
-        return fail(E.proposalDepositMismatch(proposal.deposit, p.govActionDeposit));
-      }
-      if (proposal.returnAccount.network_id() !== view.networkId) {
-        return fail(
-          E.networkMismatch(expected, "rewardAccount", [proposal.returnAccount.to_address().to_bech32()]),
-        );
-      }
-      if (proposal.type === "TreasuryWithdrawals") {
-        const wrong = proposal.withdrawals.filter((w) => w.account.network_id() !== view.networkId);
-        if (wrong.length > 0) {
-          return fail(
-            E.networkMismatch(
-              expected,
-              "rewardAccount",
-              wrong.map((w) => w.account.to_address().to_bech32()),
-            ),
-          );
-        }
-      }
-      if (proposal.type === "TreasuryWithdrawals" || proposal.type === "ParameterChange") {
-        const guardrails = yield* gov.constitutionScript;
-        if (proposal.policy !== guardrails) {
-          return fail(E.guardrailsHashMismatch(proposal.policy, guardrails));
-        }
-      }
-      if (proposal.type === "TreasuryWithdrawals" && proposal.withdrawals.every((w) => w.amount === 0n)) {
-        return fail(E.emptyTreasuryWithdrawal());
-      }
-      if (proposal.committee) {
-        const removed = new Set(proposal.committee.removed.map(credKey));
-        const conflicting = proposal.committee.added.filter((a) => removed.has(credKey(a.cred)));
-        if (conflicting.length > 0) {
-          return fail(E.conflictingCommitteeUpdate(conflicting.map((a) => member(a.cred))));
-        }
-        const retired = proposal.committee.added.filter((a) => a.epoch <= epoch);
-        if (retired.length > 0) return fail(E.invalidCommitteeUpdate(retired.map((a) => member(a.cred))));
-      }
-      if (proposal.purpose) {
-        const root = roots[proposal.purpose];
-        const onRoot = proposal.prev === null
-          ? root === null
-          : root !== null && actionKey(root) === actionKey(proposal.prev);
-        const onLive = proposal.prev !== null &&
-          known.some((k) => k.purpose === proposal.purpose && actionKey(k.id) === actionKey(proposal.prev!));
-        if (!onRoot && !onLive) {
-          return fail(E.invalidPreviousProposals([{
-            metadata: proposal.anchor,
-            type: proposal.purpose,
-            ...(proposal.prev ? { invalidPreviousProposal: reference(proposal.prev) } : {}),
-          }]));
-        }
-      }
-      deposits += proposal.deposit;
-      const live: LiveProposal = {
-        id: { tx: txId, index: proposal.index },
-        type: proposal.type,
-        purpose: proposal.purpose,
-        expiresAfter: epoch + Number(p.row.govActionLifetime ?? 0),
-        prev: proposal.prev,
-        version: proposal.version,
-        addedMembers: proposal.committee?.added.map((a) => credKey(a.cred)) ?? [],
-        security: proposal.update?.security,
-      };
-      known.push(live);
-      added.push(live);
-    }
-
-    // votes, by voters registered once the certificates applied, on live proposals
-    const voters = votesOf(body);
-    const committee = yield* gov.committee;
-    const hotKeys = new Set(
-      [...committee.hot, ...hot].flatMap(([, s]) => (s === "resigned" ? [] : [s.hot])),
-    );
-    const unknownVoters: Array<E.GovernanceVoter> = [];
-    for (const { voter } of voters) {
-      const isKnown = voter.role === "DRep"
-        ? (yield* drepState(voter.cred)).registered
-        : voter.role === "SPO"
-        ? yield* view.poolKnown(voter.cred.hash)
-        : hotKeys.has(credKey(voter.cred));
-      if (!isKnown) unknownVoters.push(ogmiosVoter(voter));
-    }
-    if (unknownVoters.length > 0) return fail(E.unknownVoters(unknownVoters));
-    const byId = new Map(known.map((k) => [actionKey(k.id), k]));
-    const unknownActions = voters.flatMap((v) => v.votes.filter((x) => !byId.has(actionKey(x.action))));
-    if (unknownActions.length > 0) {
-      const seen = new Set<string>();
-      return fail(E.unknownGovernanceProposals(
-        unknownActions.filter((x) => !seen.has(actionKey(x.action)) && seen.add(actionKey(x.action)))
-          .map((x) => reference(x.action)),
-      ));
-    }
-    const cast = voters.flatMap((v) =>
-      v.votes.map((x) => ({ voter: v.voter, proposal: byId.get(actionKey(x.action))! }))
-    );
-    const expired = cast.filter((c) => epoch > c.proposal.expiresAfter);
-    if (expired.length > 0) {
-      return fail(E.votingOnExpiredActions(
-        expired.map((c) => ({ proposal: reference(c.proposal.id), voter: ogmiosVoter(c.voter) })),
-      ));
-    }
-    const allowed = (voter: VoterRef, x: LiveProposal) =>
-      voter.role === "DRep"
-        ? true
-        : voter.role === "ConstitutionalCommittee"
-        ? x.type !== "NoConfidence" && x.type !== "NewCommittee"
-        : ["NoConfidence", "NewCommittee", "HardForkInitiation", "InfoAction"].includes(x.type) ||
-          (x.type === "ParameterChange" && x.security === true);
-    const disallowed = cast.filter((c) => !allowed(c.voter, c.proposal));
-    if (disallowed.length > 0) {
-      return fail(E.unauthorizedVotes(
-        disallowed.map((c) => ({ proposal: reference(c.proposal.id), voter: ogmiosVoter(c.voter) })),
-      ));
-    }
-
-    return Either.right({ deposits, refunds, dreps, hot, proposals: added, voteDelegations });
+    const governed = yield* checkProposalsAndVotes(body, txId, view, stake, { dreps, hot });
+    if (Either.isLeft(governed)) return fail(governed.left);
+    deposits += governed.right.deposits;
+    return Either.right({
+      deposits,
+      refunds,
+      dreps,
+      hot,
+      proposals: governed.right.proposals,
+      voteDelegations,
+    });
   });

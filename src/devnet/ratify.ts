@@ -78,7 +78,8 @@ const meets = (yes: bigint, total: bigint, threshold: [bigint, bigint] | undefin
   return total > 0n && yes * d >= n * total;
 };
 
-const priority: Readonly<Record<ActionType, number>> = {
+/** The ledger's actionPriority: the order RATIFY considers actions in (and enactment applies them). */
+export const actionPriority: Readonly<Record<ActionType, number>> = {
   NoConfidence: 0,
   NewCommittee: 1,
   NewConstitution: 2,
@@ -215,7 +216,9 @@ export const ratify = (
   start: RatifyState,
   env: RatifyEnv,
 ): RatifyResult => {
-  const ordered = [...proposals].sort((a, b) => priority[a.type] - priority[b.type] || a.id - b.id);
+  const ordered = [...proposals].sort((a, b) =>
+    actionPriority[a.type] - actionPriority[b.type] || a.id - b.id
+  );
   let s = start;
   let delayed = false;
   const ratified: Array<number> = [];
