@@ -388,6 +388,42 @@ export const unrecognizedCertificateType = (): OgmiosError => ({
   message: "Unrecognized certificate type. The devnet does not process this kind of certificate.",
 });
 
+// ---------------------------------------------------------------------------------------------- evaluation
+
+export const overlappingAdditionalUtxo = (refs: ReadonlyArray<OutputReference>): OgmiosError => ({
+  code: 3002,
+  message:
+    "Some user-provided additional UTxO entries overlap with those that exist in the ledger. The field " +
+    "'data.overlappingOutputReferences' lists them.",
+  data: { overlappingOutputReferences: refs },
+});
+
+export const cannotCreateEvaluationContext = (reason: string): OgmiosError => ({
+  code: 3004,
+  message: "Unable to create the evaluation context from the given transaction.",
+  data: { reason },
+});
+
+/** One failing validator of evaluateTransaction's 3010 ScriptExecutionFailure list. */
+export interface ValidatorFailure {
+  readonly validator: RedeemerPointer;
+  readonly error: OgmiosError;
+}
+
+export const scriptExecutionFailure = (failures: ReadonlyArray<ValidatorFailure>): OgmiosError => ({
+  code: 3010,
+  message: "Some scripts of the transactions terminated with error(s).",
+  data: failures,
+});
+
+export const validationFailure = (validationError: string, traces: ReadonlyArray<string>): OgmiosError => ({
+  code: 3012,
+  message: "Some of the scripts failed to evaluate to a positive outcome. The field 'data.validationError' " +
+    "informs about the nature of the error, and 'data.traces' lists all the execution traces collected " +
+    "during the script execution.",
+  data: { validationError, traces },
+});
+
 // ---------------------------------------------------------------------------------------------- governance
 // Conway governance failures (GOV, GOVCERT, DELEG and LEDGER rules) as Ogmios v6.14 encodes them.
 
@@ -570,40 +606,4 @@ export const unknownVoters = (voters: ReadonlyArray<GovernanceVoter>): OgmiosErr
 export const emptyTreasuryWithdrawal = (): OgmiosError => ({
   code: 3168,
   message: "Some proposals contain empty treasury withdrawals, which is pointless and a waste of resources.",
-});
-
-// ---------------------------------------------------------------------------------------------- evaluation
-
-export const overlappingAdditionalUtxo = (refs: ReadonlyArray<OutputReference>): OgmiosError => ({
-  code: 3002,
-  message:
-    "Some user-provided additional UTxO entries overlap with those that exist in the ledger. The field " +
-    "'data.overlappingOutputReferences' lists them.",
-  data: { overlappingOutputReferences: refs },
-});
-
-export const cannotCreateEvaluationContext = (reason: string): OgmiosError => ({
-  code: 3004,
-  message: "Unable to create the evaluation context from the given transaction.",
-  data: { reason },
-});
-
-/** One failing validator of evaluateTransaction's 3010 ScriptExecutionFailure list. */
-export interface ValidatorFailure {
-  readonly validator: RedeemerPointer;
-  readonly error: OgmiosError;
-}
-
-export const scriptExecutionFailure = (failures: ReadonlyArray<ValidatorFailure>): OgmiosError => ({
-  code: 3010,
-  message: "Some scripts of the transactions terminated with error(s).",
-  data: failures,
-});
-
-export const validationFailure = (validationError: string, traces: ReadonlyArray<string>): OgmiosError => ({
-  code: 3012,
-  message: "Some of the scripts failed to evaluate to a positive outcome. The field 'data.validationError' " +
-    "informs about the nature of the error, and 'data.traces' lists all the execution traces collected " +
-    "during the script execution.",
-  data: { validationError, traces },
 });
