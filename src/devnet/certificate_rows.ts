@@ -1,7 +1,8 @@
 /**
  * Certificate rows as db-sync writes them: stake_registration, stake_deregistration, delegation,
  * delegation_vote (Conway's combined certificates give several rows with one cert_index), pool_hash,
- * pool_update, pool_owner, pool_relay, pool_metadata_ref, pool_retire and drep_registration.
+ * pool_update, pool_owner, pool_relay, pool_metadata_ref, pool_retire, drep_registration (with its anchor in
+ * voting_anchor), committee_registration and committee_de_registration.
  */
 import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
 import { hex } from "@scure/base";
@@ -9,6 +10,7 @@ import { Effect } from "effect";
 import { listOf } from "./cardano.ts";
 import type { Lookups } from "./chain_lookups.ts";
 import type { LedgerParams } from "./ledger_view.ts";
+import { anchorOf, credOf } from "./governance_parts.ts";
 import { certificateCredential } from "./tx_parts.ts";
 import { type RowWriter, text } from "./rows.ts";
 
@@ -17,7 +19,14 @@ export const writeCertificate = (
   lookups: Lookups,
   params: LedgerParams,
   cert: CML.Certificate,
-  at: { txId: number; certIndex: number; epoch: number; slot: number; redeemerId: number | null },
+  at: {
+    txId: number;
+    certIndex: number;
+    epoch: number;
+    slot: number;
+    redeemerId: number | null;
+    blockId: number;
+  },
 ) =>
   Effect.gen(function* () {
     const credential = certificateCredential(cert);
@@ -135,11 +144,31 @@ export const writeCertificate = (
       );
       const deposit = cert.as_reg_drep_cert()?.deposit() ??
         (cert.as_unreg_drep_cert() ? -cert.as_unreg_drep_cert()!.deposit() : null);
+      const anchor = (cert.as_reg_drep_cert() ?? cert.as_update_drep_cert())?.anchor();
       yield* w.add("drep_registration", {
         ...base,
         deposit: deposit === null ? null : text(deposit),
         drep_hash_id: drepId,
-        voting_anchor_id: null,
+        voting_anchor_id: anchor ? yield* lookups.votingAnchor(anchorOf(anchor), "drep", at.blockId) : null,
+      });
+    }
+    const auth = cert.as_auth_committee_hot_cert();
+    if (auth) {
+      yield* w.add("committee_registration", {
+        ...base,
+        cold_key_id: yield* lookups.committeeHash(credOf(auth.committee_cold_credential())),
+        hot_key_id: yield* lookups.committeeHash(credOf(auth.committee_hot_credential())),
+      });
+    }
+    const resign = cert.as_resign_committee_cold_cert();
+    if (resign) {
+      const anchor = resign.anchor();
+      yield* w.add("committee_de_registration", {
+        ...base,
+        voting_anchor_id: anchor
+          ? yield* lookups.votingAnchor(anchorOf(anchor), "committee_dereg", at.blockId)
+          : null,
+        cold_key_id: yield* lookups.committeeHash(credOf(resign.committee_cold_credential())),
       });
     }
   });

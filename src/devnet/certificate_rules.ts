@@ -2,7 +2,8 @@
  * Certificates and withdrawals against the stake state (Conway rules): registrations of known credentials
  * (3145), use of unknown ones (3146), deposits that differ from the parameter (3151), deregistration with rewards
  * left (3147), delegation to unknown pools (3140), withdrawals that are not the whole balance (3141). Gives the
- * deposits paid and refunded and what the transaction changes in the stake state.
+ * stake and pool deposits paid and refunded and what the transaction changes in the stake state (DRep,
+ * committee and proposal rules are governance_rules.ts').
  */
 import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
 import type { SqlError } from "@effect/sql/SqlError";
@@ -97,18 +98,7 @@ export const checkStakeRules = (
         if (!(yield* view.poolKnown(operator))) deposits += p.poolDeposit;
         poolsRegistered.push(operator);
       }
-      const drepDeposit = cert.as_reg_drep_cert()?.deposit();
-      if (drepDeposit !== undefined) deposits += drepDeposit;
-      const drepRefund = cert.as_unreg_drep_cert()?.deposit();
-      if (drepRefund !== undefined) refunds += drepRefund;
-      if (
-        [
-          CML.CertificateKind.AuthCommitteeHotCert,
-          CML.CertificateKind.ResignCommitteeColdCert,
-        ].includes(kind)
-      ) return fail(E.unrecognizedCertificateType());
     }
-    for (const proposal of listOf(body.proposal_procedures())) deposits += proposal.deposit();
     const withdrawn: Array<string> = [];
     const incomplete: Record<string, bigint> = {};
     for (const account of withdrawalAccounts) {

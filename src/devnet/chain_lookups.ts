@@ -1,6 +1,7 @@
 /**
  * Chain facts the block writer looks up or creates by natural key, as db-sync does under its unique constraints:
- * transaction ids by hash, stake addresses, multi-assets, pools, DReps, datums, redeemer data and scripts.
+ * transaction ids by hash, stake addresses, multi-assets, pools, DReps, committee credentials, voting anchors,
+ * proposals, datums, redeemer data and scripts.
  */
 import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
 import type { SqlError } from "@effect/sql/SqlError";
@@ -109,6 +110,53 @@ export class Lookups {
         has_script: isScript,
       }),
     );
+  }
+
+  /** A committee member's cold or hot credential (committee_hash, unique by raw and has_script). */
+  committeeHash(c: { hash: string; script: boolean }): Effect.Effect<number, SqlError> {
+    return this.cached(
+      `committee:${c.script}:${c.hash}`,
+      this.w.sql`select id::text as id from committee_hash where raw = ${
+        this.w.bytea(c.hash)
+      } and has_script = ${c.script}`,
+      this.w.add("committee_hash", { raw: this.w.bytea(c.hash), has_script: c.script }),
+    );
+  }
+
+  /** An anchor (voting_anchor, unique by hash, url and type), first seen in `blockId`. */
+  votingAnchor(
+    anchor: { url: string; hash: string },
+    type: "gov_action" | "drep" | "vote" | "committee_dereg" | "constitution",
+    blockId: number,
+  ): Effect.Effect<number, SqlError> {
+    return this.cached(
+      `anchor:${type}:${anchor.hash}:${anchor.url}`,
+      this.w.sql`select id::text as id from voting_anchor where data_hash = ${this.w.bytea(anchor.hash)}
+        and url = ${anchor.url} and type = ${type}`,
+      this.w.add("voting_anchor", {
+        url: anchor.url,
+        data_hash: this.w.bytea(anchor.hash),
+        type,
+        block_id: blockId,
+      }),
+    );
+  }
+
+  /** A proposal's gov_action_proposal id by its action id (written earlier, or in this block). */
+  proposal(txHash: string, index: number): Effect.Effect<number, SqlError> {
+    const known = this.cache.get(`proposal:${txHash}#${index}`);
+    if (known !== undefined) return Effect.succeed(known);
+    return Effect.map(
+      this.w.sql<
+        { id: string }
+      >`select g.id::text as id from gov_action_proposal g join tx t on t.id = g.tx_id
+        where t.hash = ${this.w.bytea(txHash)} and g.index = ${index}`,
+      (rows) => Number(rows[0]?.id ?? 0),
+    );
+  }
+
+  rememberProposal(txHash: string, index: number, id: number) {
+    this.cache.set(`proposal:${txHash}#${index}`, id);
   }
 
   datum(data: CML.PlutusData, txId: number): Effect.Effect<number, SqlError> {

@@ -3,13 +3,15 @@
  * the chain crossed since its tip), doing what the demo chain generator's boundary does (src/demo_chain/
  * epoch_boundary.ts) from the chain database: the finished epoch's totals (epoch_finalized), the new epoch's
  * parameters (a copy of the last epoch_param), the reward update (reward_update.ts), pool retirements taking
- * effect (pool_refunds.ts), the stake snapshot and DRep distribution (stake_snapshot.ts), and ada_pots, which add up
- * to the maximum supply (treasury donations join the treasury). The devnet enacts no governance action, so no
- * treasury withdrawals are paid.
+ * effect (pool_refunds.ts), governance enactment and proposal refunds (governance_enactment.ts), the stake
+ * snapshot and DRep distribution (stake_snapshot.ts), ada_pots, which add up to the maximum supply (treasury
+ * donations join the treasury, enacted withdrawals leave it), then epoch_state and the new epoch's ratification (governance_ratification.ts).
  */
 import type { SqlError } from "@effect/sql/SqlError";
 import { Effect } from "effect";
 import { epochParamColumns, maxSupply } from "@src/demo_chain/network_params.ts";
+import { enactRatified, writeEpochState } from "./governance_enactment.ts";
+import { ratifyEpoch } from "./governance_ratification.ts";
 import { writePoolRefunds } from "./pool_refunds.ts";
 import { writeRewardUpdate } from "./reward_update.ts";
 import { type RowWriter, text } from "./rows.ts";
@@ -65,7 +67,7 @@ export const writeEpochBoundaries = (
     }
   });
 
-/** Everything after the parameters, in the generator's order: rewards, refunds, snapshot, pots. */
+/** Everything after the parameters, in the generator's order: rewards, refunds, snapshot, pots; then governance. */
 const writeEpoch = (w: RowWriter, epoch: number, at: { blockId: number; slot: number }) =>
   Effect.gen(function* () {
     const { sql } = w;
@@ -86,6 +88,7 @@ const writeEpoch = (w: RowWriter, epoch: number, at: { blockId: number; slot: nu
       treasuryGrowthRate: params.treasuryGrowthRate,
     });
     const refunds = yield* writePoolRefunds(sql, { epoch, poolDeposit: BigInt(params.poolDeposit) });
+    const enactment = yield* enactRatified(w, epoch);
     yield* writeEpochStake(w, epoch);
     yield* writeDrepDistr(w, { epoch, drepActivity: Number(params.drepActivity ?? 0) });
     // what moved since the last pots: the transactions from the previous boundary's block (whose own
@@ -116,13 +119,12 @@ const writeEpoch = (w: RowWriter, epoch: number, at: { blockId: number; slot: nu
         (select coalesce(sum(amount), 0) from (${rewardBalances(sql, epoch)}) b)::text as rewards`;
     const s = sums!;
     const treasury = BigInt(previous.treasury) + BigInt(reward.toTreasury) + refunds.toTreasury +
-      BigInt(s.donations);
+      BigInt(s.donations) - enactment.paid + enactment.unclaimed;
     const reserves = BigInt(previous.reserves) - BigInt(reward.expansion) +
       BigInt(reward.pot - reward.toTreasury - reward.paid);
     const depositsDrep = BigInt(previous.depositsDrep) + BigInt(s.drep);
-    const depositsProposal = BigInt(previous.depositsProposal) + BigInt(s.proposal);
-    // a transaction's deposit is stake, DRep and proposal deposits together (the devnet writes no proposals yet:
-    // theirs stay with the stake deposits)
+    const depositsProposal = BigInt(previous.depositsProposal) + BigInt(s.proposal) - enactment.refunded;
+    // a transaction's deposit is stake, DRep and proposal deposits together
     const depositsStake = BigInt(previous.depositsStake) + BigInt(s.deposits) - BigInt(s.drep) -
       BigInt(s.proposal) - refunds.refunded;
     const sum = treasury + reserves + BigInt(s.rewards) + BigInt(s.utxo) + depositsStake + BigInt(s.fees) +
@@ -143,4 +145,6 @@ const writeEpoch = (w: RowWriter, epoch: number, at: { blockId: number; slot: nu
       deposits_drep: text(depositsDrep),
       deposits_proposal: text(depositsProposal),
     });
+    yield* writeEpochState(w, epoch);
+    yield* ratifyEpoch(w, epoch);
   });

@@ -517,3 +517,187 @@ export const stakePoolCostTooLow = (minimum: bigint, declared: bigint): OgmiosEr
     "declared.",
   data: { minimumStakePoolCost: lovelace(minimum), declaredStakePoolCost: lovelace(declared) },
 });
+
+// ---------------------------------------------------------------------------------------------- governance
+// Conway governance failures (GOV, GOVCERT, DELEG and LEDGER rules) as Ogmios v6.14 encodes them.
+
+/** Ogmios' GovernanceVoter. */
+export type GovernanceVoter =
+  | {
+    readonly role: "constitutionalCommittee" | "delegateRepresentative";
+    readonly id: string;
+    readonly from: CredentialOrigin;
+  }
+  | { readonly role: "stakePoolOperator"; readonly id: string };
+
+/** Ogmios' GovernanceProposalReference. */
+export interface ProposalReference {
+  readonly transaction: { readonly id: string };
+  readonly index: number;
+}
+
+export interface MemberReference {
+  readonly id: string;
+  readonly from: CredentialOrigin;
+}
+
+export const unauthorizedVotes = (
+  votes: ReadonlyArray<{ proposal: ProposalReference; voter: GovernanceVoter }>,
+): OgmiosError => ({
+  code: 3137,
+  message: "The transaction contains votes from unauthorized voters. The field 'data.unauthorizedVotes' " +
+    "indicates the faulty voters and the proposal they attempted to incorrectly vote for.",
+  data: { unauthorizedVotes: votes },
+});
+
+export const unknownGovernanceProposals = (proposals: ReadonlyArray<ProposalReference>): OgmiosError => ({
+  code: 3138,
+  message: "Reference(s) to unknown governance proposals found in transaction. This may be because you've " +
+    "indicated a wrong identifier or because the proposal hasn't yet been submitted on-chain. Note that the " +
+    "order in which transactions are submitted matters. The field 'data.unknownProposals' tells you about the " +
+    "unknown references.",
+  data: { unknownProposals: proposals },
+});
+
+export const invalidProtocolParametersUpdate = (): OgmiosError => ({
+  code: 3139,
+  message:
+    "The transaction contains an invalid or unauthorized protocol parameters update. This operation is " +
+    "reserved to genesis key holders.",
+});
+
+export const forbiddenWithdrawal = (credentials: ReadonlyArray<string>): OgmiosError => ({
+  code: 3150,
+  message: "The transaction is attempting to withdraw rewards from stake credentials that do not engage in " +
+    "on-chain governance. Credentials must be associated with a delegate representative (registered, abstain " +
+    "or noConfidence) before associated rewards can be withdrawn. The field 'data.marginalizedCredentials' " +
+    "lists all the affected credentials.",
+  data: { marginalizedCredentials: credentials },
+});
+
+export const drepAlreadyRegistered = (credential: MemberReference): OgmiosError => ({
+  code: 3152,
+  message: "Trying to re-register some already known delegate representative. Delegate representatives can " +
+    "only be registered once. The field 'data.knownDelegateRepresentatives' points to an already known " +
+    "credential that's being re-registered by this transaction.",
+  data: { knownDelegateRepresentative: { type: "registered", ...credential } },
+});
+
+export const drepNotRegistered = (credential: MemberReference): OgmiosError => ({
+  code: 3153,
+  message:
+    "The transaction references an unknown delegate representative. To delegate to a representative, " +
+    "it must first register as such. This may be done in the same transaction or in an earlier transaction " +
+    "but cannot happen retro-actively. The field 'data.unknownDelegateRepresentative' indicates what " +
+    "credential is used without being registered.",
+  data: { unknownDelegateRepresentative: { type: "registered", ...credential } },
+});
+
+export const unknownCommitteeMember = (member: MemberReference): OgmiosError => ({
+  code: 3154,
+  message:
+    "The transaction references an unknown constitutional committee member. This can be either because " +
+    "that member does not actually exist or because it was registered but has resigned. The field " +
+    "'data.unknownConstitutionalCommitteeMember' indicates what credential is unknown.",
+  data: { unknownConstitutionalCommitteeMember: member },
+});
+
+export const proposalDepositMismatch = (provided: bigint, expected: bigint): OgmiosError => ({
+  code: 3155,
+  message: "There's a mismatch between the proposal deposit amount declared in the transaction and the one " +
+    "expected by the ledger. The deposit is actually configured by a protocol parameter. The field " +
+    "'data.expectedDeposit' indicates the current configuration and amount expected by the ledger. The field " +
+    "'data.providedDeposit' is a reminder of the what was set in the submitted transaction.",
+  data: { expectedDeposit: lovelace(expected), providedDeposit: lovelace(provided) },
+});
+
+export const conflictingCommitteeUpdate = (members: ReadonlyArray<MemberReference>): OgmiosError => ({
+  code: 3156,
+  message: "The transaction contains an invalid governance action: it tries to both add members to the " +
+    "committee and remove some of those same members. The field 'data.conflictingMembers' indicates which " +
+    "members are found on both sides.",
+  data: { conflictingMembers: members },
+});
+
+export const invalidCommitteeUpdate = (members: ReadonlyArray<MemberReference>): OgmiosError => ({
+  code: 3157,
+  message: "The transaction contains an invalid governance action: it tries to add new members to the " +
+    "constitutional committee with a retirement epoch in the past. The field 'data.alreadyRetiredMembers' " +
+    "indicates the faulty members that would otherwise be already retired.",
+  data: { alreadyRetiredMembers: members },
+});
+
+/** The body's current treasury value differs from the treasury (the ledger's ConwayTreasuryValueMismatch). */
+export const treasuryValueMismatch = (provided: bigint, computed: bigint): OgmiosError => ({
+  code: 3158,
+  message:
+    "The transaction is trying to withdraw more funds than specified in a governance action! The field " +
+    "'data.providedWithdrawal' indicates the amount specified in the transaction, whereas " +
+    "'data.computedWithdrawal' is the actual amount as computed by the ledger.",
+  data: { computedWithdrawal: lovelace(computed), providedWithdrawal: lovelace(provided) },
+});
+
+export const invalidPreviousProposals = (
+  proposals: ReadonlyArray<
+    { metadata: { url: string; hash: string }; type: string; invalidPreviousProposal?: ProposalReference }
+  >,
+): OgmiosError => ({
+  code: 3159,
+  message: "The transaction contains invalid or missing reference to previous (ratified) governance " +
+    "proposals. Indeed, some governance proposals such as protocol parameters update or consitutional " +
+    "committee change must point to last action of the same purpose that was ratified. The field " +
+    "'data.invalidOrMissingPreviousProposals' contains a list of submitted actions that are missing details. " +
+    "For each item, we provide the anchor of the corresponding proposal, the type of previous proposal that is " +
+    "expected and the invalid proposal reference if relevant.",
+  data: { invalidOrMissingPreviousProposals: proposals },
+});
+
+export const votingOnExpiredActions = (
+  votes: ReadonlyArray<{ proposal: ProposalReference; voter: GovernanceVoter }>,
+): OgmiosError => ({
+  code: 3160,
+  message:
+    "The transaction contains votes for an expired proposal. The field 'data.invalidVotes' indicates " +
+    "the faulty voters and the proposal they attempted to vote for.",
+  data: { invalidVotes: votes },
+});
+
+export const invalidHardForkVersionBump = (
+  proposed: { major: number; minor: number },
+  current: { major: number; minor: number },
+): OgmiosError => ({
+  code: 3162,
+  message:
+    "The new proposed version for a hard-fork isn't a valid version bump. The version (major, minor, " +
+    "patch) follows strict rules which can be summarized as follow: (1) the new triplet must be greater than " +
+    "the current one in the usual order of priorities (i.e. 'major' -> 'minor' -> 'patch'), (2) 'minor' must " +
+    "be 0 if 'major' is bumped, (3) 'minor' can only be bumped in increments of 1 and only if 'major' isn't " +
+    "bumped and (4) 'major' can only be bumped in increments of 1. The field 'data.proposedVersion' indicates " +
+    "the (invalid) version in the submitted proposal whereas 'data.currentVersion' indicates the current " +
+    "protocol version.",
+  data: { proposedVersion: proposed, currentVersion: current },
+});
+
+export const guardrailsHashMismatch = (provided: string | null, expected: string | null): OgmiosError => ({
+  code: 3163,
+  message: "The provided constitution guardrails hash doesn't match the expected on defined in the " +
+    "constitution. Some governance actions such as treasury withdrawals or protocol parameters updates must " +
+    "correctly refer to the constitution guardrails hash digest. The latter can be 'null'. The field " +
+    "'data.providedHash' indicates the hash provided in the proposal, and the field 'data.expectedHash' the " +
+    "one specified in the constitution",
+  data: { providedHash: provided, expectedHash: expected },
+});
+
+export const unknownVoters = (voters: ReadonlyArray<GovernanceVoter>): OgmiosError => ({
+  code: 3167,
+  message: "Some voters in the transaction are unknown. Voters must correspond to registered credentials " +
+    "present in the ledger. They can possibly be registered in the same block, but it must imperatively " +
+    "happens before they are used for voting. The field 'data.unknownVoters' indicates the credentials that " +
+    "couldn't be mapped to any known voter.",
+  data: { unknownVoters: voters },
+});
+
+export const emptyTreasuryWithdrawal = (): OgmiosError => ({
+  code: 3168,
+  message: "Some proposals contain empty treasury withdrawals, which is pointless and a waste of resources.",
+});

@@ -11,6 +11,7 @@ import { Effect } from "effect";
 import { writeBlock, type WrittenBlock } from "./block_writer.ts";
 import { inputKey, parseAddress } from "./cardano.ts";
 import type { LedgerParams } from "./ledger_view.ts";
+import { noGovernanceEffects } from "./governance_rules.ts";
 import type { AcceptedTx } from "./phase1_rules.ts";
 import type { WalletKey } from "./wallets.ts";
 
@@ -35,29 +36,60 @@ export const fundWallets = (
 ): Effect.Effect<WrittenBlock | undefined, SqlError> =>
   Effect.gen(function* () {
     if (yield* walletsFunded(sql, wallets)) return undefined;
-    const need = BigInt(wallets.length) * fundingOutputs.reduce((s, v) => s + v, 0n) + 10n * ada;
-    const [source] = yield* sql<{ hash: string; index: number; address: string; value: string }>`
+    return yield* fundFromGenesis(
+      sql,
+      wallets.flatMap((w) => fundingOutputs.map((lovelace) => ({ address: w.address, lovelace }))),
+      o,
+    );
+  });
+
+/**
+ * Writes a block whose one transaction pays these outputs from unspent outputs at the demo chain's genesis
+ * addresses (the first that covers them all, else the largest ones until they do), the change going back to the
+ * first one's address. Tests use it for amounts the wallets do not hold (a whale's stake).
+ */
+export const fundFromGenesis = (
+  sql: SqlClient,
+  payments: ReadonlyArray<{ readonly address: string; readonly lovelace: bigint }>,
+  o: { networkId: number; slot: number; params: LedgerParams },
+): Effect.Effect<WrittenBlock, SqlError> =>
+  Effect.gen(function* () {
+    const need = payments.reduce((s, p) => s + p.lovelace, 0n) + 10n * ada;
+    const candidates = yield* sql<{ hash: string; index: number; address: string; value: string }>`
       select encode(t.hash, 'hex') as hash, o.index, o.address, o.value::text as value
       from tx_out o join tx t on t.id = o.tx_id
       where o.payment_cred in (
           select g.payment_cred from tx_out g join tx gt on gt.id = g.tx_id join block b on b.id = gt.block_id
           where b.block_no is null)
-        and o.value >= ${need.toString()}
         and not exists (select 1 from tx_in i where i.tx_out_id = o.tx_id and i.tx_out_index = o.index)
-      order by o.id limit 1`;
-    if (!source) return yield* Effect.dieMessage("no unspent genesis output can fund the devnet wallets");
-    const input = CML.TransactionInput.new(CML.TransactionHash.from_hex(source.hash), BigInt(source.index));
+      order by (o.value >= ${need.toString()}) desc, case when o.value >= ${need.toString()} then o.id end,
+        o.value desc
+      limit 64`;
+    const sources: Array<(typeof candidates)[number]> = [];
+    let total = 0n;
+    for (const c of candidates) {
+      if (total >= need) break;
+      sources.push(c);
+      total += BigInt(c.value);
+    }
+    if (total < need) return yield* Effect.dieMessage("the genesis outputs cannot fund these payments");
     const inputs = CML.TransactionInputList.new();
-    inputs.add(input);
+    const resolved = new Map<string, CML.TransactionOutput>();
+    for (const source of sources) {
+      const input = CML.TransactionInput.new(CML.TransactionHash.from_hex(source.hash), BigInt(source.index));
+      inputs.add(input);
+      resolved.set(
+        inputKey(input),
+        CML.TransactionOutput.new(parseAddress(source.address), CML.Value.from_coin(BigInt(source.value))),
+      );
+    }
     const build = (fee: bigint) => {
       const outputs = CML.TransactionOutputList.new();
-      for (const w of wallets) {
-        for (const v of fundingOutputs) {
-          outputs.add(CML.TransactionOutput.new(parseAddress(w.address), CML.Value.from_coin(v)));
-        }
+      for (const p of payments) {
+        outputs.add(CML.TransactionOutput.new(parseAddress(p.address), CML.Value.from_coin(p.lovelace)));
       }
-      const change = BigInt(source.value) - need + 10n * ada - fee;
-      outputs.add(CML.TransactionOutput.new(parseAddress(source.address), CML.Value.from_coin(change)));
+      const change = total - need + 10n * ada - fee;
+      outputs.add(CML.TransactionOutput.new(parseAddress(sources[0]!.address), CML.Value.from_coin(change)));
       return CML.Transaction.new(
         CML.TransactionBody.new(inputs, outputs, fee),
         CML.TransactionWitnessSet.new(),
@@ -67,16 +99,12 @@ export const fundWallets = (
     const fee = CML.min_fee(build(1_000_000n), o.params.linearFee, o.params.prices, 0n);
     const tx = build(fee);
     const bytes = tx.to_cbor_bytes();
-    const spent = CML.TransactionOutput.new(
-      parseAddress(source.address),
-      CML.Value.from_coin(BigInt(source.value)),
-    );
     const accepted: AcceptedTx = {
       tx,
       bytes,
       id: CML.hash_transaction(tx.body()).to_hex(),
       size: bytes.length,
-      resolved: new Map([[inputKey(input), spent]]),
+      resolved,
       fee,
       deposit: 0n,
       runsPlutus: false,
@@ -84,6 +112,7 @@ export const fundWallets = (
       withdrawn: [],
       poolsRegistered: [],
       referenceScriptSize: 0,
+      governance: noGovernanceEffects,
     };
     return yield* writeBlock(sql, [{ accepted, scriptsValid: true }], o);
   });

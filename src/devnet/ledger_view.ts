@@ -1,7 +1,8 @@
 /**
  * What the rules read from the ledger: the protocol parameters in force, unspent outputs by reference, stake
- * account state (registration, reward balance) and known pools, from the chain database by index lookups only,
- * seen through the mempool (outputs its transactions create, inputs they spend, registrations they make).
+ * account state (registration, reward balance), known pools and the governance state (governance_view.ts), from
+ * the chain database, seen through the mempool (outputs its transactions create, inputs they spend,
+ * registrations they make).
  */
 import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
 import type { SqlClient } from "@effect/sql/SqlClient";
@@ -13,6 +14,12 @@ import { type EpochParamRow, latestEpochParams } from "@src/queries/protocol_par
 import { unspentOutputs, type UtxoRow } from "@src/queries/utxo.ts";
 import { toRatio } from "@src/domain/ratio.ts";
 import { nativeScriptFromJson, parseAddress, refKey } from "./cardano.ts";
+import {
+  emptyPendingGovernance,
+  type GovernanceView,
+  makeGovernanceView,
+  type PendingGovernance,
+} from "./governance_view.ts";
 
 /** The protocol parameters the rules use, with the CML objects fee and hash computations need. */
 export interface LedgerParams {
@@ -101,6 +108,8 @@ export interface PendingState {
   readonly withdrawn: ReadonlySet<string>;
   /** Pools (key hash hex) registered by pending transactions. */
   readonly pools: ReadonlySet<string>;
+  /** DReps, committee hot keys, proposals and vote delegations of pending transactions. */
+  readonly governance: PendingGovernance;
 }
 
 export const emptyPending: PendingState = {
@@ -109,6 +118,7 @@ export const emptyPending: PendingState = {
   stakeRegistration: new Map(),
   withdrawn: new Set(),
   pools: new Set(),
+  governance: emptyPendingGovernance,
 };
 
 export interface StakeAccount {
@@ -126,6 +136,7 @@ export interface LedgerView {
   ) => Effect.Effect<Map<string, CML.TransactionOutput>, SqlError>;
   readonly stakeAccount: (rewardAddressHex: string) => Effect.Effect<StakeAccount, SqlError>;
   readonly poolKnown: (poolKeyHash: string) => Effect.Effect<boolean, SqlError>;
+  readonly governance: GovernanceView;
 }
 
 /** An unspent output row (chain database) as the CML output it was. */
@@ -172,6 +183,7 @@ export interface LedgerViewOptions {
 }
 
 export const makeLedgerView = (sql: SqlClient, o: LedgerViewOptions): LedgerView => ({
+  governance: makeGovernanceView(sql, { epoch: o.params.epoch, pending: o.pending.governance }),
   networkId: o.networkId,
   slot: o.slot,
   params: o.params,

@@ -1,15 +1,16 @@
 /**
  * The devnet's mempool: accepted transactions in arrival order, waiting for the next block, and what they
- * change (outputs created, inputs spent, stake registrations, withdrawals, pools) as the ledger view sees it, so
- * a transaction may spend a pending one's outputs and a double spend is refused as the node does (3117). Blocks
- * take them oldest first as far as a block holds them (block_capacity.ts); `measure` is what they add up to, which
- * the devnet keeps within the mempool's capacity.
+ * change (outputs created, inputs spent, stake registrations, withdrawals, pools, governance) as the ledger view
+ * sees it, so a transaction may spend a pending one's outputs and a double spend is refused as the node does (3117).
+ * Blocks take them oldest first as far as a block holds them (block_capacity.ts); `measure` is what they add up
+ * to, which the devnet keeps within the mempool's capacity.
  */
 import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
 import { addMeasures, noMeasure, type TxMeasure, txMeasure, within } from "./block_capacity.ts";
 import type { BlockTx } from "./block_writer.ts";
 import { inputKey, listOf, refKey } from "./cardano.ts";
 import type { PendingState } from "./ledger_view.ts";
+import type { DrepState, LiveProposal, MemberState } from "./governance_view.ts";
 
 export class Mempool {
   private txs: Array<BlockTx> = [];
@@ -83,6 +84,12 @@ interface MutableState {
   stakeRegistration: Map<string, boolean>;
   withdrawn: Set<string>;
   pools: Set<string>;
+  governance: {
+    dreps: Map<string, DrepState>;
+    hot: Map<string, MemberState>;
+    proposals: Array<LiveProposal>;
+    voteDelegations: Map<string, string | null>;
+  };
 }
 
 const emptyState = (): MutableState => ({
@@ -91,6 +98,7 @@ const emptyState = (): MutableState => ({
   stakeRegistration: new Map(),
   withdrawn: new Set(),
   pools: new Set(),
+  governance: { dreps: new Map(), hot: new Map(), proposals: [], voteDelegations: new Map() },
 });
 
 const apply = (state: MutableState, { accepted, scriptsValid }: BlockTx): void => {
@@ -114,4 +122,9 @@ const apply = (state: MutableState, { accepted, scriptsValid }: BlockTx): void =
   }
   for (const account of accepted.withdrawn) state.withdrawn.add(account);
   for (const pool of accepted.poolsRegistered) state.pools.add(pool);
+  const g = accepted.governance;
+  for (const [k, v] of g.dreps) state.governance.dreps.set(k, v);
+  for (const [k, v] of g.hot) state.governance.hot.set(k, v);
+  state.governance.proposals.push(...g.proposals);
+  for (const [k, v] of g.voteDelegations) state.governance.voteDelegations.set(k, v);
 };

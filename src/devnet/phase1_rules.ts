@@ -2,7 +2,8 @@
  * Phase-1 ledger rules (Conway): what a node checks before a transaction may enter its mempool, against the
  * ledger view (UTxO, parameters, stake state) — inputs, validity interval, size, network, witnesses and real
  * ed25519 signatures, scripts, datums and redeemers, script integrity, fee, value conservation, min-UTxO,
- * collateral, execution units, certificates and withdrawals. The first failing rule gives Ogmios' error object.
+ * collateral, execution units, certificates and withdrawals, and governance (governance_rules.ts). The first
+ * failing rule gives Ogmios' error object.
  */
 import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
 import type { SqlError } from "@effect/sql/SqlError";
@@ -19,7 +20,17 @@ import { ledgerMinFee, ledgerTxSize } from "./min_fee.ts";
 import { type PlutusLanguage, plutusScriptWellFormed } from "./plutus_wellformed.ts";
 import { bootstrapAttributesSize, maxBootstrapAttributesSize } from "./byron_attributes.ts";
 import { maxReferenceScriptsSizePerTx, referenceScriptsSize } from "./reference_scripts.ts";
-import { certificateCredential, redeemerEntries } from "./tx_parts.ts";
+import { cmlCredential, proposalsOf, votesOf } from "./governance_parts.ts";
+import {
+  checkGovernanceRules,
+  checkWithdrawalGovernance,
+  type GovernanceEffects,
+  ogmiosVoter,
+} from "./governance_rules.ts";
+import { certificateCredential, governanceCertificateCredential, redeemerEntries } from "./tx_parts.ts";
+import { ogmiosProposal } from "@src/domain/ogmios_governance.ts";
+import { dbSyncDescription } from "./gov_action_json.ts";
+import { ogmiosCertificate } from "./ogmios_certificate.ts";
 import { addCmlValue, addMint, emptyBalance, sameBalance, toOgmiosValue } from "./value.ts";
 
 /** A transaction that passed phase 1, with what the mempool and block writer need from it. */
@@ -38,6 +49,8 @@ export interface AcceptedTx extends DecodedTransaction {
   readonly poolsRegistered: ReadonlyArray<string>;
   /** Bytes of reference scripts as the ledger counts them (per-block limit). */
   readonly referenceScriptSize: number;
+  /** DReps, committee hot keys, proposals and vote delegations it changes. */
+  readonly governance: GovernanceEffects;
 }
 
 type Purpose = E.RedeemerPointer["purpose"];
@@ -196,7 +209,25 @@ export const validatePhase1 = (
       }
       const retirement = cert.as_pool_retirement();
       if (retirement) needs.push({ key: retirement.pool().to_hex() });
+      const governing = governanceCertificateCredential(cert);
+      if (governing) needs.push(credentialNeed(governing, purpose));
     });
+    // each voter signs for its votes; the vote redeemer index counts over the voters in the ledger's order
+    const voters = votesOf(body);
+    voters.forEach(({ voter }, index) =>
+      needs.push(
+        voter.role === "SPO"
+          ? { key: voter.cred.hash }
+          : credentialNeed(cmlCredential(voter.cred), { purpose: "vote", index }),
+      )
+    );
+    // a proposal under a guardrails script runs it (propose purpose)
+    const proposals = proposalsOf(body);
+    for (const proposal of proposals) {
+      if (proposal.policy) {
+        needs.push({ script: proposal.policy, purpose: { purpose: "propose", index: proposal.index } });
+      }
+    }
     for (const k of listOf(body.required_signers())) needs.push({ key: k.to_hex() });
 
     // scripts available: witness set and reference scripts of spent and reference inputs
@@ -268,6 +299,20 @@ export const validatePhase1 = (
         if (purpose === "withdraw") {
           return { purpose, rewardAccount: sortedAccounts[index]!.to_address().to_bech32() };
         }
+        if (purpose === "vote") return { purpose, issuer: ogmiosVoter(voters[index]!.voter) };
+        if (purpose === "publish") return { purpose, certificate: ogmiosCertificate(certs[index]!) };
+        if (purpose === "propose") {
+          const p = proposals[index]!;
+          return {
+            purpose,
+            proposal: ogmiosProposal({
+              deposit: p.deposit,
+              returnAccount: p.returnAccount.to_address().to_bech32(),
+              anchor: p.anchor,
+              description: dbSyncDescription(p),
+            }),
+          };
+        }
         return { purpose, index };
       })));
     }
@@ -314,12 +359,21 @@ export const validatePhase1 = (
     const fee = body.fee();
     if (fee < minFee) return fail(E.transactionFeeTooSmall(minFee, fee));
 
-    // certificates and withdrawals against the stake state; deposits and refunds
+    // the treasury the body declares, and withdrawals only by accounts that delegate their vote (PV10)
+    const withdrawalGovernance = yield* checkWithdrawalGovernance(body, view);
+    if (withdrawalGovernance._tag === "Some") return fail(withdrawalGovernance.value);
+    // pool certificates, certificates and withdrawals against the stake state, then governance; deposits and
+    // refunds
     const pools = yield* checkPoolRules(body, view);
     if (Either.isLeft(pools)) return fail(pools.left);
     const stake = yield* checkStakeRules(body, view);
     if (Either.isLeft(stake)) return fail(stake.left);
-    const { deposits, refunds, stakeRegistration, poolsRegistered, withdrawn } = stake.right;
+    const { stakeRegistration, poolsRegistered, withdrawn } = stake.right;
+    const checkedGovernance = yield* checkGovernanceRules(body, id, view, stake.right);
+    if (Either.isLeft(checkedGovernance)) return fail(checkedGovernance.left);
+    const governance = checkedGovernance.right;
+    const deposits = stake.right.deposits + governance.deposits;
+    const refunds = stake.right.refunds + governance.refunds;
 
     // value conservation (ValueNotConserved / InsufficientFunds)
     const consumed = emptyBalance();
@@ -394,5 +448,6 @@ export const validatePhase1 = (
       withdrawn,
       poolsRegistered,
       referenceScriptSize,
+      governance,
     });
   });

@@ -62,3 +62,8 @@ export const certificateDeposit = (cert: CML.Certificate): bigint | undefined =>
 export const delegatedPool = (cert: CML.Certificate): string | undefined =>
   (cert.as_stake_delegation() ?? cert.as_stake_vote_deleg_cert() ?? cert.as_stake_reg_deleg_cert() ??
     cert.as_stake_vote_reg_deleg_cert())?.pool().to_hex();
+
+/** The credential a DRep or committee certificate must be authorised by: the DRep's, or the cold one. */
+export const governanceCertificateCredential = (cert: CML.Certificate): CML.Credential | undefined =>
+  (cert.as_reg_drep_cert() ?? cert.as_unreg_drep_cert() ?? cert.as_update_drep_cert())?.drep_credential() ??
+    (cert.as_auth_committee_hot_cert() ?? cert.as_resign_committee_cold_cert())?.committee_cold_credential();

@@ -1,8 +1,9 @@
 /**
  * One transaction's rows as db-sync writes them: tx, tx_out (+ ma_tx_out, inline datums, reference scripts),
  * tx_in with redeemers, collateral and reference inputs, collateral_tx_out, ma_tx_mint, withdrawal, certificates,
- * tx_metadata, witness scripts and datums, redeemer (+ redeemer_data) and extra_key_witness. A transaction
- * whose scripts failed keeps only its collateral: consumed as tx_in, the return as tx_out.
+ * tx_metadata, witness scripts and datums, redeemer (+ redeemer_data), extra_key_witness, and proposals and
+ * votes (governance_rows.ts). A transaction whose scripts failed keeps only its collateral: consumed as tx_in,
+ * the return as tx_out.
  */
 import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
 import { Effect } from "effect";
@@ -10,7 +11,9 @@ import { addressText, inputKey, listOf, plutusScriptBytes } from "./cardano.ts";
 import { writeCertificate } from "./certificate_rows.ts";
 import type { Lookups } from "./chain_lookups.ts";
 import type { LedgerParams } from "./ledger_view.ts";
-import { certificateCredential, redeemerEntries } from "./tx_parts.ts";
+import { certificateCredential, governanceCertificateCredential, redeemerEntries } from "./tx_parts.ts";
+import { proposalsOf, votesOf } from "./governance_parts.ts";
+import { writeGovernance } from "./governance_rows.ts";
 import type { AcceptedTx } from "./phase1_rules.ts";
 import { type RowValue, type RowWriter, text } from "./rows.ts";
 
@@ -218,15 +221,24 @@ export const writeTransaction = (
       return x < y ? -1 : x > y ? 1 : 0;
     });
     const certs = listOf(body.certs());
+    const voters = votesOf(body);
+    const proposals = proposalsOf(body);
     const scriptOf = (purpose: string, index: number): string | null => {
       const cred = purpose === "spend"
         ? accepted.resolved.get(inputKey(sortedInputs[index]!))?.address().payment_cred()
         : purpose === "withdraw"
         ? withdrawalAccounts[index]?.payment()
         : purpose === "publish"
-        ? (certs[index] ? certificateCredential(certs[index]!) : undefined)
+        ? (certs[index]
+          ? certificateCredential(certs[index]!) ?? governanceCertificateCredential(certs[index]!)
+          : undefined)
         : undefined;
       if (purpose === "mint") return policies[index] ?? null;
+      if (purpose === "vote") {
+        const voter = voters[index]?.voter;
+        return voter?.role !== "SPO" && voter?.cred.script ? voter.cred.hash : null;
+      }
+      if (purpose === "propose") return proposals[index]?.policy ?? null;
       return cred?.as_script()?.to_hex() ?? null;
     };
     const [memN, memD] = [params.prices.mem_price().numerator(), params.prices.mem_price().denominator()];
@@ -292,6 +304,7 @@ export const writeTransaction = (
         epoch: block.epoch,
         slot: block.slot,
         redeemerId: redeemerFor("publish", index),
+        blockId: block.id,
       });
     }
     const metadata = accepted.tx.auxiliary_data()?.metadata();
@@ -307,5 +320,11 @@ export const writeTransaction = (
     for (const signer of listOf(body.required_signers())) {
       yield* w.add("extra_key_witness", { hash: w.bytea(signer.to_hex()), tx_id: txId });
     }
+    yield* writeGovernance(w, lookups, accepted, {
+      txId,
+      blockId: block.id,
+      epoch: block.epoch,
+      govActionLifetime: Number(params.row.govActionLifetime ?? 0),
+    });
     return { txId, fee: accepted.fee, outSum };
   });

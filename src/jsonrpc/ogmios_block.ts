@@ -17,8 +17,9 @@
  *   `inputs` and `outputs` are `[]`, `collaterals` are the consumed collateral inputs, `collateralReturn` the
  *   stored return output and `fee` the collateral taken.
  * - collateralReturn of a valid transaction: present when it holds only ada (db-sync keeps its tokens as text).
- * - network, scriptIntegrityHash and totalCollateral are not kept, and proposals are not mapped yet: omitted.
- *   Votes are listed (db-sync keeps them, minus the ones it marks invalid).
+ * - network, scriptIntegrityHash, totalCollateral and the body's current treasury value are not kept: omitted.
+ *   Votes are listed (db-sync keeps them, minus the ones it marks invalid), and proposals with their action
+ *   rebuilt from the ledger JSON db-sync keeps (src/domain/ogmios_governance.ts).
  * - Byron blocks: db-sync keeps no Byron header keys; they are written as 128 zeros, protocol id 0.
  */
 import { blake2b } from "@noble/hashes/blake2.js";
@@ -31,9 +32,11 @@ import type {
   ChainTxRow,
   OutputRow,
   PoolRegistrationRow,
+  ProposalRow,
   ReferenceRow,
   VoteRow,
 } from "@src/queries/chain_blocks.ts";
+import { ogmiosProposal } from "@src/domain/ogmios_governance.ts";
 import { toOgmiosUtxo } from "./methods/utxo.ts";
 import { toStakePoolView } from "./methods/stake_pools.ts";
 
@@ -106,6 +109,19 @@ const certificatesAt = (
       if (pool) out.push({ type: "stakePoolRegistration", stakePool: toStakePoolView(pool) });
     } else if (r.kind === "poolRetirement") {
       out.push({ type: "stakePoolRetirement", stakePool: { id: r.pool, retirementEpoch: r.epoch } });
+    } else if (r.kind === "committeeDelegation") {
+      out.push({
+        type: "constitutionalCommitteeDelegation",
+        member: { id: r.drepRaw, from: r.drepScript ? "script" : "verificationKey" },
+        delegate: { status: "authorized", id: r.hotRaw, from: r.hotScript ? "script" : "verificationKey" },
+      });
+    } else if (r.kind === "committeeRetirement") {
+      const anchor = anchorOf(r);
+      out.push({
+        type: "constitutionalCommitteeRetirement",
+        member: { id: r.drepRaw, from: r.drepScript ? "script" : "verificationKey" },
+        ...(anchor ? { metadata: anchor } : {}),
+      });
     } else if (r.kind === "drep") {
       const drep = drepOf(r);
       const anchor = anchorOf(r);
@@ -197,6 +213,20 @@ const toVote = (v: VoteRow) => ({
   proposal: { transaction: { id: v.proposalTx }, index: v.proposalIndex },
 });
 
+/** A proposal in Ogmios' shape; one whose stored JSON cannot be read is left out rather than stop the sync. */
+const toProposal = (p: ProposalRow): Array<unknown> => {
+  try {
+    return [ogmiosProposal({
+      deposit: p.deposit,
+      returnAccount: p.returnAccount,
+      anchor: p.anchorUrl !== null && p.anchorHash !== null ? { url: p.anchorUrl, hash: p.anchorHash } : null,
+      description: JSON.parse(p.description),
+    })];
+  } catch {
+    return [];
+  }
+};
+
 const nonEmpty = <K extends string, A>(key: K, list: ReadonlyArray<A>) =>
   list.length > 0 ? { [key]: list } as Record<K, ReadonlyArray<A>> : {};
 
@@ -215,6 +245,7 @@ export const toOgmiosBlocks = (batch: ChainBatch): Array<unknown> => {
   const signersOf = byTx(batch.signers);
   const redeemersOf = byTx(batch.redeemers);
   const votesOf = byTx(batch.votes);
+  const proposalsOf = byTx(batch.proposals);
   const pools = new Map(batch.pools.map((p) => [p.updateId, p]));
 
   const transaction = (t: ChainTxRow) => {
@@ -259,6 +290,7 @@ export const toOgmiosBlocks = (batch: ChainBatch): Array<unknown> => {
       },
       ...(Object.keys(mint).length > 0 ? { mint } : {}),
       ...nonEmpty("requiredExtraSignatories", signersOf(t.id).map((s) => s.hash)),
+      ...nonEmpty("proposals", proposalsOf(t.id).flatMap(toProposal)),
       ...nonEmpty("votes", votesOf(t.id).map(toVote)),
       ...(donation > 0n ? { treasury: { donation: ada(donation) } } : {}),
       ...(labels.length > 0

@@ -11,9 +11,11 @@
  *   references    reference_tx_in / collateral_tx_in by tx_in_id (idx_cds_*_tx_in_id), collateral_tx_out by tx_id
  *   certificates  stake_registration, stake_deregistration, delegation (idx_*_tx_id), delegation_vote,
  *                 drep_registration (idx_cds_*_tx_id), pool_update (idx_pool_update_registered_tx_id), pool_retire
- *                 (idx_pool_retire_announced_tx_id)
+ *                 (idx_pool_retire_announced_tx_id), committee_registration / committee_de_registration (no index:
+ *                 a few rows per committee member)
  *   the rest      withdrawal, ma_tx_mint, tx_metadata, extra_key_witness (idx_*_tx_id), redeemer (idx_cds_redeemer_tx_id),
- *                 voting_procedure (idx_cds_voting_procedure_tx_id) -> gov_action_proposal, voters by primary key
+ *                 voting_procedure (idx_cds_voting_procedure_tx_id) -> gov_action_proposal, voters by primary key,
+ *                 gov_action_proposal (idx_cds_gov_action_proposal_tx_id)
  * db-sync inserts blocks and their transactions in chain order, so block ids and transaction ids both grow along
  * the chain: the transactions of a run of consecutive blocks are exactly the ids between its first and last.
  */
@@ -78,7 +80,9 @@ export type CertificateKind =
   | "voteDelegation"
   | "poolRegistration"
   | "poolRetirement"
-  | "drep";
+  | "drep"
+  | "committeeDelegation"
+  | "committeeRetirement";
 
 export interface CertificateRow {
   readonly txId: string;
@@ -90,12 +94,16 @@ export interface CertificateRow {
   readonly pool: string | null;
   readonly epoch: number | null;
   readonly deposit: string | null;
-  /** DRep: raw hash (null for the special DReps) and its view (drep_always_abstain ...). */
+  /** DRep: raw hash (null for the special DReps) and its view (drep_always_abstain ...); a committee member's
+   * cold credential for committee certificates. */
   readonly drepRaw: string | null;
   readonly drepView: string | null;
   readonly drepScript: boolean | null;
   readonly anchorUrl: string | null;
   readonly anchorHash: string | null;
+  /** The hot credential a committee member authorises. */
+  readonly hotRaw: string | null;
+  readonly hotScript: boolean | null;
 }
 
 export interface PoolRegistrationRow extends StakePoolRow {
@@ -149,6 +157,16 @@ export interface VoteRow {
   readonly anchorHash: string | null;
 }
 
+export interface ProposalRow {
+  readonly txId: string;
+  readonly deposit: string;
+  readonly returnAccount: string;
+  readonly anchorUrl: string | null;
+  readonly anchorHash: string | null;
+  /** The ledger's JSON of the action (gov_action_proposal.description). */
+  readonly description: string;
+}
+
 export interface ChainBatch {
   readonly blocks: ReadonlyArray<ChainBlockRow>;
   readonly transactions: ReadonlyArray<ChainTxRow>;
@@ -165,6 +183,7 @@ export interface ChainBatch {
   readonly signers: ReadonlyArray<SignerRow>;
   readonly redeemers: ReadonlyArray<RedeemerRow>;
   readonly votes: ReadonlyArray<VoteRow>;
+  readonly proposals: ReadonlyArray<ProposalRow>;
 }
 
 /** Up to `limit` blocks after block id `afterId` (0 = from the start), in chain order. */
@@ -266,34 +285,47 @@ const certificates = (sql: SqlClient, lo: string, hi: string) =>
       select r.tx_id::text as "txId", r.cert_index as "certIndex", 'registration' as kind,
              encode(a.hash_raw, 'hex') as "stakeAddress", null::text as pool, null::int as epoch,
              r.deposit::text as deposit, null::text as "drepRaw", null::text as "drepView",
-             null::boolean as "drepScript", null::text as "anchorUrl", null::text as "anchorHash"
+             null::boolean as "drepScript", null::text as "anchorUrl", null::text as "anchorHash",
+             null::text as "hotRaw", null::boolean as "hotScript"
       from stake_registration r join stake_address a on a.id = r.addr_id where r.tx_id between ${lo} and ${hi}
       union all
       select r.tx_id::text, r.cert_index, 'deregistration', encode(a.hash_raw, 'hex'), null, null, null,
-             null, null, null, null, null
+             null, null, null, null, null, null, null
       from stake_deregistration r join stake_address a on a.id = r.addr_id where r.tx_id between ${lo} and ${hi}
       union all
       select r.tx_id::text, r.cert_index, 'delegation', encode(a.hash_raw, 'hex'), p.view, null, null,
-             null, null, null, null, null
+             null, null, null, null, null, null, null
       from delegation r join stake_address a on a.id = r.addr_id join pool_hash p on p.id = r.pool_hash_id
       where r.tx_id between ${lo} and ${hi}
       union all
       select r.tx_id::text, r.cert_index, 'voteDelegation', encode(a.hash_raw, 'hex'), null, null, null,
-             encode(h.raw, 'hex'), h.view, h.has_script, null, null
+             encode(h.raw, 'hex'), h.view, h.has_script, null, null, null, null
       from delegation_vote r join stake_address a on a.id = r.addr_id join drep_hash h on h.id = r.drep_hash_id
       where r.tx_id between ${lo} and ${hi}
       union all
       select r.registered_tx_id::text, r.cert_index, 'poolRegistration', null, r.id::text, null, null,
-             null, null, null, null, null
+             null, null, null, null, null, null, null
       from pool_update r where r.registered_tx_id between ${lo} and ${hi}
       union all
       select r.announced_tx_id::text, r.cert_index, 'poolRetirement', null, p.view, r.retiring_epoch, null,
-             null, null, null, null, null
+             null, null, null, null, null, null, null
       from pool_retire r join pool_hash p on p.id = r.hash_id where r.announced_tx_id between ${lo} and ${hi}
       union all
       select r.tx_id::text, r.cert_index, 'drep', null, null, null, r.deposit::text,
-             encode(h.raw, 'hex'), h.view, h.has_script, v.url, encode(v.data_hash, 'hex')
+             encode(h.raw, 'hex'), h.view, h.has_script, v.url, encode(v.data_hash, 'hex'), null, null
       from drep_registration r join drep_hash h on h.id = r.drep_hash_id
+      left join voting_anchor v on v.id = r.voting_anchor_id
+      where r.tx_id between ${lo} and ${hi}
+      union all
+      select r.tx_id::text, r.cert_index, 'committeeDelegation', null, null, null, null,
+             encode(c.raw, 'hex'), null, c.has_script, null, null, encode(h.raw, 'hex'), h.has_script
+      from committee_registration r join committee_hash c on c.id = r.cold_key_id
+      join committee_hash h on h.id = r.hot_key_id
+      where r.tx_id between ${lo} and ${hi}
+      union all
+      select r.tx_id::text, r.cert_index, 'committeeRetirement', null, null, null, null,
+             encode(c.raw, 'hex'), null, c.has_script, v.url, encode(v.data_hash, 'hex'), null, null
+      from committee_de_registration r join committee_hash c on c.id = r.cold_key_id
       left join voting_anchor v on v.id = r.voting_anchor_id
       where r.tx_id between ${lo} and ${hi}
     ) c
@@ -364,6 +396,16 @@ const votes = (sql: SqlClient, lo: string, hi: string) =>
     where v.tx_id between ${lo} and ${hi} and v.invalid is null
     order by v.id`;
 
+/** Proposals (gov_action_proposal by tx_id), in the order of their index. */
+const proposals = (sql: SqlClient, lo: string, hi: string) =>
+  sql<ProposalRow>`
+    select g.tx_id::text as "txId", g.deposit::text as deposit, s.view as "returnAccount", a.url as "anchorUrl",
+           encode(a.data_hash, 'hex') as "anchorHash", g.description::text as description
+    from gov_action_proposal g join stake_address s on s.id = g.return_address
+    left join voting_anchor a on a.id = g.voting_anchor_id
+    where g.tx_id between ${lo} and ${hi}
+    order by g.tx_id, g.index`;
+
 const none = <A>() => Effect.succeed<ReadonlyArray<A>>([]);
 
 /**
@@ -395,6 +437,7 @@ export const chainBatch = (
       signers: [],
       redeemers: [],
       votes: [],
+      proposals: [],
     };
     if (blocks.length === 0) return empty;
     const txs = yield* transactions(sql, blocks[0]!.id, blocks[blocks.length - 1]!.id);
@@ -414,6 +457,7 @@ export const chainBatch = (
       signers: signers(sql, lo, hi),
       redeemers: redeemers(sql, lo, hi),
       votes: votes(sql, lo, hi),
+      proposals: proposals(sql, lo, hi),
     }, { concurrency: "unbounded" });
     const poolIds = parts.certificates.filter((c) => c.kind === "poolRegistration").map((c) => c.pool!);
     const pools = poolIds.length > 0

@@ -1,6 +1,6 @@
 /**
  * Blocks the devnet writes, read back as db-sync rows: a multi-asset mint (ma_tx_mint, multi_asset, ma_tx_out),
- * a stake registration and delegation (stake_registration, delegation, the tx deposit) with the certificate
+ * a stake registration and delegations (stake_registration, delegation, the tx deposit) with the certificate
  * rules refusing what a node refuses (3146, 3145, 3140, 3151), metadata, the epoch boundaries crossed since the
  * demo chain's tip (epoch_param, ada_pots adding up to 45 billion ADA, epoch_stake), and chain-sync subscribers
  * and the timed producer seeing each block.
@@ -153,6 +153,7 @@ Deno.test("devnet blocks as db-sync rows", async (t) => {
     );
 
     await t.step("a stake registration and delegation land as db-sync rows", async () => {
+      // the vote goes to the always-abstain DRep: from protocol version 10 on, rewards are withdrawable only so
       const tx = buildTx(f.params, {
         inputs: [u2!],
         outputs: [],
@@ -161,6 +162,7 @@ Deno.test("devnet blocks as db-sync rows", async (t) => {
         body: certs(
           CML.Certificate.new_reg_cert(stakeCredential, f.params.keyDeposit),
           CML.Certificate.new_stake_delegation(stakeCredential, poolHash),
+          CML.Certificate.new_vote_deleg_cert(stakeCredential, CML.DRep.new_always_abstain()),
         ),
       });
       const result = await submit(f, tx);

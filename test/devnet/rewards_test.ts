@@ -159,6 +159,8 @@ Deno.test({
               credential(delegator),
               CML.Ed25519KeyHash.from_hex(target!.hash),
             ),
+            // protocol version 10: rewards are withdrawable only by accounts that delegate their vote
+            CML.Certificate.new_vote_deleg_cert(credential(delegator), CML.DRep.new_always_abstain()),
           ),
         }));
         await accept(buildTx(f.params, {

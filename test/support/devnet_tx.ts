@@ -10,6 +10,7 @@ import { deriveWallets, loadOrCreateSeed, type WalletKey } from "@src/devnet/wal
 import { type LedgerParams, readLedgerParams } from "@src/devnet/ledger_view.ts";
 import { unspentOutputs } from "@src/queries/utxo.ts";
 import { outputFromRow } from "@src/devnet/ledger_view.ts";
+import { fundFromGenesis } from "@src/devnet/faucet.ts";
 import { createTestChain, type TestChain } from "./demo_chain.ts";
 
 export interface DevnetFixture {
@@ -126,3 +127,33 @@ export const payTo = (address: string | CML.Address, lovelace: bigint, assets?: 
 
 export const submit = (f: DevnetFixture, tx: CML.Transaction) =>
   Effect.runPromise(Effect.either(f.devnet.submit(tx.to_cbor_hex())));
+
+/**
+ * Pays `lovelace` from the demo chain's genesis outputs to an address in a block of its own (the faucet's way), for
+ * amounts the wallets do not hold: governance deposits, a whale's stake. Gives the output.
+ */
+export const fundAddress = async (
+  f: DevnetFixture,
+  address: CML.Address,
+  lovelace: bigint,
+): Promise<Utxo> => {
+  const block = await Effect.runPromise(
+    fundFromGenesis(f.chain.sql, [{ address: address.to_bech32(), lovelace }], {
+      networkId: 1,
+      slot: 0,
+      params: f.params,
+    }),
+  );
+  return {
+    input: CML.TransactionInput.new(CML.TransactionHash.from_hex(block.txIds[0]!), 0n),
+    output: payTo(address, lovelace),
+  };
+};
+
+/** Funds a test key's enterprise address (see fundAddress). */
+export const fundKey = (f: DevnetFixture, k: CML.PrivateKey, lovelace: bigint): Promise<Utxo> =>
+  fundAddress(
+    f,
+    CML.EnterpriseAddress.new(1, CML.Credential.new_pub_key(k.to_public().hash())).to_address(),
+    lovelace,
+  );

@@ -1,7 +1,9 @@
 /**
  * Validation against Ogmios' own JSON schema (shared/reference/ogmios: ogmios.json + cardano.json, draft-07) with
- * ajv. One documented patch, in memory only: cardano.json's Value requires the key "ada" but its propertyNames
+ * ajv. Two documented patches, in memory only: cardano.json's Value requires the key "ada" but its propertyNames
  * pattern allows only policy ids, so every multi-asset value would fail; the pattern is widened to admit "ada".
+ * And RewardTransfer (a treasury withdrawal's accounts) names credential hashes, while v6.14's server writes the
+ * reward accounts in bech32 (Conway.encodeGovAction: stringifyRewardAcnt); the pattern admits both.
  */
 import Ajv from "ajv";
 
@@ -16,6 +18,10 @@ const instance = () =>
     const ogmios = await load("ogmios.json");
     const value = cardano.definitions?.Value;
     if (value?.propertyNames?.pattern) value.propertyNames.pattern = "^([0-9a-f]{56}|ada)$";
+    const transfer = cardano.definitions?.RewardTransfer;
+    if (transfer?.propertyNames?.pattern) {
+      transfer.propertyNames.pattern = "^([0-9a-f]{56}|stake(_test)?1[0-9a-z]+)$";
+    }
     // deno-lint-ignore no-explicit-any
     const AjvClass = (Ajv as any).default ?? Ajv;
     const a = new AjvClass({
