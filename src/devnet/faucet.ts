@@ -11,6 +11,7 @@ import { Effect } from "effect";
 import { writeBlock, type WrittenBlock } from "./block_writer.ts";
 import { inputKey, parseAddress } from "./cardano.ts";
 import type { LedgerParams } from "./ledger_view.ts";
+import { ledgerTxSize } from "./min_fee.ts";
 import { noGovernanceEffects } from "./governance_rules.ts";
 import type { AcceptedTx } from "./phase1_rules.ts";
 import type { WalletKey } from "./wallets.ts";
@@ -103,7 +104,7 @@ export const fundFromGenesis = (
       tx,
       bytes,
       id: CML.hash_transaction(tx.body()).to_hex(),
-      size: bytes.length,
+      size: ledgerTxSize(tx),
       resolved,
       fee,
       deposit: 0n,
