@@ -27,7 +27,13 @@ import {
   type GovernanceEffects,
   ogmiosVoter,
 } from "./governance_rules.ts";
-import { certificateCredential, governanceCertificateCredential, redeemerEntries } from "./tx_parts.ts";
+import {
+  accountsInLedgerOrder,
+  certificateCredential,
+  governanceCertificateCredential,
+  inLedgerOrder,
+  redeemerEntries,
+} from "./tx_parts.ts";
 import { ogmiosProposal } from "@src/domain/ogmios_governance.ts";
 import { dbSyncDescription } from "./gov_action_json.ts";
 import { ogmiosCertificate } from "./ogmios_certificate.ts";
@@ -64,12 +70,6 @@ interface Need {
 
 const credentialNeed = (c: CML.Credential, purpose?: { purpose: Purpose; index: number }): Need =>
   c.as_pub_key() ? { key: c.as_pub_key()!.to_hex() } : { script: c.as_script()!.to_hex(), purpose };
-
-const sortInputs = (inputs: Array<CML.TransactionInput>) =>
-  [...inputs].sort((a, b) => {
-    const x = a.transaction_id().to_hex(), y = b.transaction_id().to_hex();
-    return x < y ? -1 : x > y ? 1 : Number(a.index() - b.index());
-  });
 
 const fail = (error: E.OgmiosError) => Either.left(error);
 
@@ -170,7 +170,7 @@ export const validatePhase1 = (
 
     // what must authorise the transaction
     const needs: Array<Need> = [];
-    const sortedInputs = sortInputs(inputs);
+    const sortedInputs = inLedgerOrder(inputs);
     const byronInputs: Array<string> = [];
     sortedInputs.forEach((input, index) => {
       const address = spent(input).address();
@@ -188,10 +188,7 @@ export const validatePhase1 = (
     const mint = body.mint();
     const policies = listOf(mint?.keys()).map((h) => h.to_hex()).sort();
     policies.forEach((policy, index) => needs.push({ script: policy, purpose: { purpose: "mint", index } }));
-    const sortedAccounts = [...withdrawalAccounts].sort((a, b) => {
-      const x = a.to_address().to_hex(), y = b.to_address().to_hex();
-      return x < y ? -1 : x > y ? 1 : 0;
-    });
+    const sortedAccounts = accountsInLedgerOrder(withdrawalAccounts);
     sortedAccounts.forEach((account, index) =>
       needs.push(credentialNeed(account.payment(), { purpose: "withdraw", index }))
     );

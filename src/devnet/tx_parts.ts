@@ -1,6 +1,7 @@
 /**
  * What a transaction holds, read from CML: its redeemers (either encoding) with their pointers and execution
- * units, and what its certificates concern (stake credential, deposit, pool).
+ * units, the ledger's orders redeemer pointers index into, and what its certificates concern (stake credential,
+ * deposit, pool).
  */
 import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
 import { listOf } from "./cardano.ts";
@@ -15,6 +16,29 @@ const tagPurpose: Record<number, Purpose> = {
   [CML.RedeemerTag.Reward]: "withdraw",
   [CML.RedeemerTag.Voting]: "vote",
   [CML.RedeemerTag.Proposing]: "propose",
+};
+
+const compareText = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+
+/** Inputs in the ledger's set order (TxIn's Ord: transaction id bytes, then index): `spend` pointers. */
+export const inLedgerOrder = (inputs: ReadonlyArray<CML.TransactionInput>): Array<CML.TransactionInput> =>
+  [...inputs].sort((a, b) =>
+    compareText(a.transaction_id().to_hex(), b.transaction_id().to_hex()) || Number(a.index() - b.index())
+  );
+
+/**
+ * Reward accounts in the ledger's map order (`withdraw` pointers): RewardAccount's derived Ord compares the
+ * network, then the credential, whose constructors put ScriptHashObj before KeyHashObj, then the hash bytes. By
+ * address bytes a key account (header e1) would come first.
+ */
+export const accountsInLedgerOrder = (
+  accounts: ReadonlyArray<CML.RewardAddress>,
+): Array<CML.RewardAddress> => {
+  const key = (a: CML.RewardAddress) => {
+    const c = a.payment();
+    return `${a.network_id()}${c.as_script() ? "0" : "1"}${(c.as_script() ?? c.as_pub_key())!.to_hex()}`;
+  };
+  return [...accounts].sort((a, b) => compareText(key(a), key(b)));
 };
 
 /** The redeemer pointers and execution units a transaction carries (either encoding). */

@@ -11,7 +11,13 @@ import { addressText, inputKey, listOf, plutusScriptBytes } from "./cardano.ts";
 import { writeCertificate } from "./certificate_rows.ts";
 import type { Lookups } from "./chain_lookups.ts";
 import type { LedgerParams } from "./ledger_view.ts";
-import { certificateCredential, governanceCertificateCredential, redeemerEntries } from "./tx_parts.ts";
+import {
+  accountsInLedgerOrder,
+  certificateCredential,
+  governanceCertificateCredential,
+  inLedgerOrder,
+  redeemerEntries,
+} from "./tx_parts.ts";
 import { proposalsOf, votesOf } from "./governance_parts.ts";
 import { writeGovernance } from "./governance_rows.ts";
 import type { AcceptedTx } from "./phase1_rules.ts";
@@ -211,15 +217,9 @@ export const writeTransaction = (
     for (const d of listOf(witnesses.plutus_datums())) yield* lookups.datum(d, txId);
 
     // redeemers, keyed by pointer
-    const sortedInputs = [...inputs].sort((a, b) => {
-      const x = a.transaction_id().to_hex(), y = b.transaction_id().to_hex();
-      return x < y ? -1 : x > y ? 1 : Number(a.index() - b.index());
-    });
+    const sortedInputs = inLedgerOrder(inputs);
     const policies = listOf(body.mint()?.keys()).map((h) => h.to_hex()).sort();
-    const withdrawalAccounts = listOf(body.withdrawals()?.keys()).sort((a, b) => {
-      const x = a.to_address().to_hex(), y = b.to_address().to_hex();
-      return x < y ? -1 : x > y ? 1 : 0;
-    });
+    const withdrawalAccounts = accountsInLedgerOrder(listOf(body.withdrawals()?.keys()));
     const certs = listOf(body.certs());
     const voters = votesOf(body);
     const proposals = proposalsOf(body);
