@@ -1,8 +1,9 @@
 /**
  * JSON-RPC over HTTP (`POST /v1/ogmios`, `/v1/preprod/ogmios`): one request per body, as Ogmios' own HTTP
  * endpoint: 200 with the reply, 400 when the reply is an error. A `submitTransaction` also spends the key's hourly
- * submission budget (429 with a -32029 reply past it). Chain sync over HTTP starts a fresh session per request,
- * as Ogmios does (so `nextBlock` always gives the first block).
+ * submission budget (429 with a -32029 reply past it); a submission still waiting for room in a devnet's
+ * mempool when its client disconnects is abandoned. Chain sync over HTTP starts a fresh session per request, as
+ * Ogmios does (so `nextBlock` always gives the first block).
  */
 import { Effect } from "effect";
 import type { AccessShape } from "@layers/access.ts";
@@ -14,6 +15,15 @@ import { encodeReply, errors, isReply, parseFrame } from "@src/jsonrpc/frame.ts"
 
 /** Far above any real request (a 16 KiB transaction is 32 KiB of hex). */
 export const maxBodyBytes = 1 << 20;
+
+/** Completes when the client disconnects before its answer (the request's signal aborts). */
+const clientGone = (signal: AbortSignal) =>
+  Effect.async<undefined>((resume) => {
+    if (signal.aborted) return resume(Effect.succeed(undefined));
+    const onAbort = () => resume(Effect.succeed(undefined));
+    signal.addEventListener("abort", onAbort, { once: true });
+    return Effect.sync(() => signal.removeEventListener("abort", onAbort));
+  });
 
 const reply = (text: string, status: number) =>
   new Response(text, { status, headers: { "content-type": "application/json; charset=utf-8" } });
@@ -48,6 +58,11 @@ export const ogmiosHttp = (
         return reply(encodeReply({ method: parsed.method, id: parsed.id, error }), denied.status);
       }
     }
-    const answer = yield* run(network, parsed, makeChainSync(network));
+    const program = run(network, parsed, makeChainSync(network));
+    // a submission waiting for room in a devnet's mempool ends with its client: nothing is added once it left
+    const answer = parsed.method === "submitTransaction"
+      ? yield* Effect.raceFirst(program, clientGone(request.signal))
+      : yield* program;
+    if (answer === undefined) return new Response(null, { status: 499 }); // nobody is listening
     return reply(encodeReply(answer), "error" in answer ? 400 : 200);
   });

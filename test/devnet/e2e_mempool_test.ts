@@ -1,8 +1,9 @@
 /**
  * The devnet's bounded mempool through the running service (a block a second): two dozen 15 kB transactions
  * submitted at once over HTTP fill it and queue up, and every one is answered and confirmed as blocks make room;
- * a submission sent on a WebSocket that closes while it waits behind them is abandoned (the service says so) and
- * never added: a later transaction spending the same input is accepted and confirmed.
+ * a submission sent on a WebSocket that closes while it waits behind them, or over HTTP by a client that gives up,
+ * is abandoned (the service says so) and never added: later transactions spending the same inputs are accepted
+ * and confirmed.
  */
 import assert from "node:assert/strict";
 import * as CSL from "@emurgo/cardano-serialization-lib-nodejs";
@@ -26,7 +27,7 @@ const bulkyScript = () => {
 
 Deno.test({
   name:
-    "devnet end to end: a full mempool makes submitters wait; a WebSocket that closes while waiting adds nothing",
+    "devnet end to end: a full mempool makes submitters wait; a client that leaves while waiting adds nothing",
   // the devnet runs on the embedded demo chain (the PostgreSQL run serves db-sync databases)
   ignore: testDatabaseUrl !== undefined,
   sanitizeResources: false,
@@ -69,7 +70,7 @@ Deno.test({
         lovelace: u.value.ada.lovelace,
       });
 
-      const [fuel, spare] = await s.utxosOf(payer!.address);
+      const [fuel, spare, another] = await s.utxosOf(payer!.address);
       const fanOut = build([from(fuel!)], Array.from({ length: 24 }, () => toPayer(100_000_000)));
       assert.equal(await s.client.submitTransaction(fanOut.cbor), fanOut.id);
       await s.confirmed(fanOut.id);
@@ -92,10 +93,12 @@ Deno.test({
         "about 15 kB each: eleven fill the mempool",
       );
       const abandoned = build([from(spare!)], [toPayer(2_000_000)]);
+      const abandonedOverHttp = build([from(another!)], [toPayer(2_000_000)]);
 
       await t.step(
         "24 submissions at once fill the mempool and wait; a WebSocket submission waiting behind them is " +
-          "abandoned when its socket closes; every HTTP one is answered and confirmed",
+          "abandoned when its socket closes, an HTTP one when its request aborts; every other one is " +
+          "answered and confirmed",
         async () => {
           const answers = bigOnes.map((b) => s.rpc("submitTransaction", { transaction: { cbor: b.cbor } }));
           await until(() => logged("waits for room in the mempool"), "a submission waits for room");
@@ -113,6 +116,26 @@ Deno.test({
             "it is abandoned with its client",
           );
 
+          // the same over HTTP: the client gives up (its request aborts) while the submission waits
+          const giveUp = new AbortController();
+          const gaveUp = fetch(`${s.base}/v1/ogmios`, {
+            method: "POST",
+            headers: { apikey: s.key, "content-type": "application/json" },
+            body: JSON.stringify({
+              jsonrpc: "2.0",
+              method: "submitTransaction",
+              params: { transaction: { cbor: abandonedOverHttp.cbor } },
+            }),
+            signal: giveUp.signal,
+          }).catch((e: Error) => e.name);
+          await until(() => logged(`submission ${abandonedOverHttp.id} waits`), "the HTTP submission waits");
+          giveUp.abort();
+          assert.equal(await gaveUp, "AbortError");
+          await until(
+            () => logged(`submission ${abandonedOverHttp.id} abandoned`),
+            "it is abandoned with its HTTP client",
+          );
+
           for (const [i, answer] of (await Promise.all(answers)).entries()) {
             assert.deepEqual(answer.result, { transaction: { id: bigOnes[i]!.id } }, JSON.stringify(answer));
           }
@@ -121,13 +144,18 @@ Deno.test({
       );
 
       await t.step(
-        "the abandoned transaction's input is still unspent: another spend of it confirms",
+        "the abandoned transactions' inputs are still unspent: other spends of them confirm",
         async () => {
           const again = build([from(spare!)], [toPayer(3_000_000)]);
           assert.equal(await s.client.submitTransaction(again.cbor), again.id);
           await s.confirmed(again.id);
           const status = await s.get(`/api/public/tx-status?txHash=${abandoned.id}`);
           assert.equal(status.body.found, false);
+          const againOverHttp = build([from(another!)], [toPayer(3_000_000)]);
+          assert.equal(await s.client.submitTransaction(againOverHttp.cbor), againOverHttp.id);
+          await s.confirmed(againOverHttp.id);
+          const statusHttp = await s.get(`/api/public/tx-status?txHash=${abandonedOverHttp.id}`);
+          assert.equal(statusHttp.body.found, false);
         },
       );
     } finally {
