@@ -40,7 +40,7 @@ import {
   seedGenesisCommittee,
   votes,
 } from "../support/governance_tx.ts";
-import { makeAccept, makeExpectRejection } from "../support/rejections.ts";
+import { makeAccept, makeExpectRejection } from "../support/devnet_rejection.ts";
 
 const ada = 1_000_000n;
 const maxSupply = "45000000000000000";

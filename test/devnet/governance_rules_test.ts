@@ -24,7 +24,7 @@ import {
   rewardAddress,
   votes,
 } from "../support/governance_tx.ts";
-import { makeAccept, makeExpectRejection, produceBlock } from "../support/rejections.ts";
+import { makeAccept, makeExpectRejection, produceBlock } from "../support/devnet_rejection.ts";
 
 const ada = 1_000_000n;
 /** `(program 1.0.0 (lam d (lam r (lam c (con unit ())))))`-style always-succeeds (as scripts_test.ts). */

@@ -7,41 +7,10 @@ import assert from "node:assert/strict";
 import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
 import { hex } from "@scure/base";
 import { Effect, Either, TestClock, TestContext } from "effect";
-import type { LedgerRejection, OgmiosError } from "@src/devnet/errors.ts";
-import { assertMatchesOgmiosSchema } from "../support/ogmios_schema.ts";
-import { buildTx, type DevnetFixture, openDevnet, payTo, submit, walletUtxos } from "../support/devnet_tx.ts";
+import { buildTx, openDevnet, payTo, submit, walletUtxos } from "../support/devnet_tx.ts";
+import { expectRejection, plainJson } from "../support/devnet_rejection.ts";
 
 const ada = 1_000_000n;
-
-/** Ogmios errors carry bigints (exact JSON numbers); ajv checks plain JSON. */
-const plainJson = (value: unknown): unknown =>
-  JSON.parse(JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? Number(v) : v)));
-
-const snapshot = async (f: DevnetFixture) => ({
-  utxos: (await Promise.all(f.keys.map((k) => walletUtxos(f, k.address))))
-    .flat().map((u) => `${u.input.transaction_id().to_hex()}#${u.input.index()}`).sort(),
-  mempool: [...f.devnet.mempool()],
-});
-
-const expectRejection = async (
-  f: DevnetFixture,
-  tx: CML.Transaction | string,
-  code: number,
-): Promise<OgmiosError> => {
-  const before = await snapshot(f);
-  const result = typeof tx === "string"
-    ? await Effect.runPromise(Effect.either(f.devnet.submit(tx)))
-    : await submit(f, tx);
-  assert.ok(Either.isLeft(result), `expected error ${code}, the transaction was accepted`);
-  const error = (result.left as LedgerRejection).error;
-  assert.equal(error.code, code, `expected ${code}, got ${JSON.stringify(plainJson(error))}`);
-  await assertMatchesOgmiosSchema(
-    "ogmios.json#/properties/SubmitTransactionResponse",
-    plainJson({ jsonrpc: "2.0", method: "submitTransaction", error, id: null }),
-  );
-  assert.deepEqual(await snapshot(f), before, "the UTxO set and mempool are unchanged");
-  return error;
-};
 
 Deno.test("devnet phase-1 rules", async (t) => {
   const f = await openDevnet("devnet_phase1");

@@ -14,8 +14,9 @@ import { type DevnetFixture, submit, walletUtxos } from "./devnet_tx.ts";
 export const plainJson = (value: unknown): unknown =>
   JSON.parse(JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? Number(v) : v)));
 
-const snapshot = async (f: DevnetFixture) => ({
-  utxos: (await Promise.all(f.keys.map((k) => walletUtxos(f, k.address))))
+/** The unspent outputs of the wallets and of any other addresses the test watches, and the mempool. */
+const snapshot = async (f: DevnetFixture, watched: ReadonlyArray<string>) => ({
+  utxos: (await Promise.all([...f.keys.map((k) => k.address), ...watched].map((a) => walletUtxos(f, a))))
     .flat().map((u) => `${u.input.transaction_id().to_hex()}#${u.input.index()}`).sort(),
   mempool: [...f.devnet.mempool()],
 });
@@ -24,8 +25,9 @@ export const expectRejection = async (
   f: DevnetFixture,
   tx: CML.Transaction | string,
   code: number,
+  watched: ReadonlyArray<string> = [],
 ): Promise<OgmiosError> => {
-  const before = await snapshot(f);
+  const before = await snapshot(f, watched);
   const result = typeof tx === "string"
     ? await Effect.runPromise(Effect.either(f.devnet.submit(tx)))
     : await submit(f, tx);
@@ -36,7 +38,7 @@ export const expectRejection = async (
     "ogmios.json#/properties/SubmitTransactionResponse",
     plainJson({ jsonrpc: "2.0", method: "submitTransaction", error, id: null }),
   );
-  assert.deepEqual(await snapshot(f), before, "the UTxO set and mempool are unchanged");
+  assert.deepEqual(await snapshot(f, watched), before, "the UTxO set and mempool are unchanged");
   return error;
 };
 
@@ -51,3 +53,11 @@ export const expectAccepted = async (f: DevnetFixture, tx: CML.Transaction | str
   );
   return result.right.transaction.id;
 };
+
+/** `expectRejection` and `expectAccepted` bound to one fixture (and the addresses whose UTxOs it watches). */
+export const makeExpectRejection =
+  (f: DevnetFixture, watched: ReadonlyArray<string> = []) => (tx: CML.Transaction, code: number) =>
+    expectRejection(f, tx, code, watched);
+export const makeAccept = (f: DevnetFixture) => (tx: CML.Transaction) => expectAccepted(f, tx);
+
+export const produceBlock = (f: DevnetFixture) => Effect.runPromise(f.devnet.produceBlock);
