@@ -36,7 +36,7 @@ import * as E from "./errors.ts";
 import { evaluateScripts, type RedeemerBudget, type SlotConfig } from "./evaluate.ts";
 import { fundWallets } from "./faucet.ts";
 import { decodeForSubmission } from "./ledger_decodable.ts";
-import { type LedgerParams, makeLedgerView, readLedgerParams } from "./ledger_view.ts";
+import { type LedgerParams, type LedgerView, makeLedgerView, readLedgerParams } from "./ledger_view.ts";
 import { Mempool } from "./mempool.ts";
 import { validatePhase1 } from "./phase1_rules.ts";
 import { referenceScriptsSize } from "./reference_scripts.ts";
@@ -118,9 +118,9 @@ export const makeDevnet = (sql: SqlClient, config: DevnetConfig): Effect.Effect<
     let roomMade = Deferred.unsafeMake<void>(FiberId.none);
 
     /** Phase 1 and 2, then into the mempool; the caller holds the lock and has made sure it fits. */
-    const validateAndAdd = (decoded: DecodedTransaction) =>
+    const validateAndAdd = (decoded: DecodedTransaction, ledger: LedgerView) =>
       Effect.gen(function* () {
-        const checked = yield* validatePhase1(decoded, yield* view);
+        const checked = yield* validatePhase1(decoded, ledger);
         if (Either.isLeft(checked)) return yield* reject(checked.left);
         const accepted = checked.right;
         let scriptsValid = true;
@@ -165,8 +165,10 @@ export const makeDevnet = (sql: SqlClient, config: DevnetConfig): Effect.Effect<
         const p = yield* Ref.get(params);
         const body = decoded.tx.body();
         const carriers = [...listOf(body.inputs()), ...listOf(body.reference_inputs())];
+        // one view for the measure and the rules, so each input is read once (collateral too, in the same query);
         // inputs not found carry nothing here; the rules answer for them
-        const resolved = yield* (yield* view).resolve(carriers);
+        const ledger = yield* view;
+        const resolved = yield* ledger.resolve([...carriers, ...listOf(body.collateral_inputs())]);
         const measure = measureTx(decoded.tx, referenceScriptsSize(carriers, resolved));
         const overLimit = txLimitsFailure(measure, p);
         if (overLimit) return yield* reject(overLimit);
@@ -176,7 +178,7 @@ export const makeDevnet = (sql: SqlClient, config: DevnetConfig): Effect.Effect<
           return yield* reject(E.unexpectedMempoolError("the transaction is larger than the whole mempool"));
         }
         if (!within(addMeasures(mempool.measure, measure), capacity)) return undefined;
-        return yield* validateAndAdd(decoded);
+        return yield* validateAndAdd(decoded, ledger);
       })));
 
     const submit = (cborHex: string) =>

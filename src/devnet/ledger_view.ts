@@ -182,31 +182,40 @@ export interface LedgerViewOptions {
   readonly pending: PendingState;
 }
 
-export const makeLedgerView = (sql: SqlClient, o: LedgerViewOptions): LedgerView => ({
-  governance: makeGovernanceView(sql, { epoch: o.params.epoch, pending: o.pending.governance }),
-  networkId: o.networkId,
-  slot: o.slot,
-  params: o.params,
-  resolve: (refs) =>
-    Effect.gen(function* () {
-      const found = new Map<string, CML.TransactionOutput>();
-      const fromChain: Array<{ txHash: string; index: number }> = [];
-      for (const input of refs) {
-        const key = refKey(input.transaction_id().to_hex(), input.index());
-        if (o.pending.spent.has(key)) continue;
-        const pendingOutput = o.pending.outputs.get(key);
-        if (pendingOutput) found.set(key, pendingOutput);
-        else fromChain.push({ txHash: input.transaction_id().to_hex(), index: Number(input.index()) });
-      }
-      if (fromChain.length > 0) {
-        const rows = yield* unspentOutputs(sql, { references: fromChain }, o.spentTracking);
-        for (const row of rows) found.set(refKey(row.txHash, row.index), outputFromRow(row));
-      }
-      return found;
-    }),
-  stakeAccount: (rewardAddressHex) =>
-    Effect.gen(function* () {
-      const [row] = yield* sql<{ registered: boolean; rewards: string }>`
+export const makeLedgerView = (sql: SqlClient, o: LedgerViewOptions): LedgerView => {
+  /** Chain outputs this view has looked up (null: not unspent), so one submission reads each input once. */
+  const looked = new Map<string, CML.TransactionOutput | null>();
+  return {
+    governance: makeGovernanceView(sql, { epoch: o.params.epoch, pending: o.pending.governance }),
+    networkId: o.networkId,
+    slot: o.slot,
+    params: o.params,
+    resolve: (refs) =>
+      Effect.gen(function* () {
+        const fromChain: Array<{ txHash: string; index: number }> = [];
+        for (const input of refs) {
+          const key = refKey(input.transaction_id().to_hex(), input.index());
+          if (!o.pending.spent.has(key) && !o.pending.outputs.has(key) && !looked.has(key)) {
+            fromChain.push({ txHash: input.transaction_id().to_hex(), index: Number(input.index()) });
+          }
+        }
+        if (fromChain.length > 0) {
+          for (const r of fromChain) looked.set(refKey(r.txHash, r.index), null);
+          const rows = yield* unspentOutputs(sql, { references: fromChain }, o.spentTracking);
+          for (const row of rows) looked.set(refKey(row.txHash, row.index), outputFromRow(row));
+        }
+        const found = new Map<string, CML.TransactionOutput>();
+        for (const input of refs) {
+          const key = refKey(input.transaction_id().to_hex(), input.index());
+          if (o.pending.spent.has(key)) continue;
+          const output = o.pending.outputs.get(key) ?? looked.get(key);
+          if (output) found.set(key, output);
+        }
+        return found;
+      }),
+    stakeAccount: (rewardAddressHex) =>
+      Effect.gen(function* () {
+        const [row] = yield* sql<{ registered: boolean; rewards: string }>`
         with a as (select id from stake_address where hash_raw = decode(${rewardAddressHex}, 'hex')),
         reg as (select max(tx_id) as t from stake_registration where addr_id = (select id from a)),
         dereg as (select max(tx_id) as t from stake_deregistration where addr_id = (select id from a))
@@ -217,22 +226,23 @@ export const makeLedgerView = (sql: SqlClient, o: LedgerViewOptions): LedgerView
                        and spendable_epoch <= ${o.params.epoch}), 0)
            - coalesce((select sum(amount) from withdrawal where addr_id = (select id from a)), 0))::text
             as rewards`;
-      const pendingRegistration = o.pending.stakeRegistration.get(rewardAddressHex);
-      const registered = pendingRegistration ?? row?.registered ?? false;
-      const rewards = o.pending.withdrawn.has(rewardAddressHex) || pendingRegistration !== undefined
-        ? 0n
-        : BigInt(row?.rewards ?? "0");
-      return { registered, rewards: rewards < 0n ? 0n : rewards };
-    }),
-  poolKnown: (poolKeyHash) =>
-    o.pending.pools.has(poolKeyHash) ? Effect.succeed(true) : Effect.map(
-      sql<{ known: boolean }>`
+        const pendingRegistration = o.pending.stakeRegistration.get(rewardAddressHex);
+        const registered = pendingRegistration ?? row?.registered ?? false;
+        const rewards = o.pending.withdrawn.has(rewardAddressHex) || pendingRegistration !== undefined
+          ? 0n
+          : BigInt(row?.rewards ?? "0");
+        return { registered, rewards: rewards < 0n ? 0n : rewards };
+      }),
+    poolKnown: (poolKeyHash) =>
+      o.pending.pools.has(poolKeyHash) ? Effect.succeed(true) : Effect.map(
+        sql<{ known: boolean }>`
         select exists (
           select 1 from pool_hash h join pool_update u on u.hash_id = h.id
           where h.hash_raw = decode(${poolKeyHash}, 'hex')
             and not exists (select 1 from pool_retire r where r.hash_id = h.id
               and r.retiring_epoch <= ${o.params.epoch} and r.announced_tx_id > u.registered_tx_id)
         ) as known`,
-      (rows) => rows[0]?.known ?? false,
-    ),
-});
+        (rows) => rows[0]?.known ?? false,
+      ),
+  };
+};

@@ -59,6 +59,10 @@ export const checkProposalsAndVotes = (
   SqlError
 > =>
   Effect.gen(function* () {
+    // most transactions neither propose nor vote: they read no governance state
+    if (proposalsOf(body).length === 0 && votesOf(body).length === 0) {
+      return Either.right({ deposits: 0n, proposals: [] });
+    }
     const gov = view.governance;
     const p = view.params;
     const epoch = p.epoch;
