@@ -9,7 +9,7 @@ import type { SqlClient } from "@effect/sql/SqlClient";
 import type { SqlError } from "@effect/sql/SqlError";
 import { Effect } from "effect";
 import { type ActionType, credKey, type Purpose, purposeOf, type VoteValue } from "./governance_parts.ts";
-import type { MemberState } from "./governance_view.ts";
+import { committeeHotKeys } from "./governance_view.ts";
 import { liveProposals, parseDescription } from "./governance_enactment.ts";
 import { type DrepGroup, paramColumns, type ParamColumnValue } from "./param_update.ts";
 import { type Committee, ratify, type RatifyProposal } from "./ratify.ts";
@@ -131,21 +131,7 @@ export const ratifyEpoch = (w: RowWriter, epoch: number): Effect.Effect<void, Sq
       from stake s left join account a on a.hash_id = s.pool_id`;
     const [state] = yield* sql<{ committee: string | null }>`
       select committee_id::text as committee from epoch_state where epoch_no = ${epoch} order by id desc limit 1`;
-    const hotRows = yield* sql<
-      { cold: string; coldScript: boolean; kind: string; hot: string | null; hotScript: boolean | null }
-    >`
-      select encode(c.raw, 'hex') as cold, c.has_script as "coldScript", e.kind, encode(h.raw, 'hex') as hot,
-        h.has_script as "hotScript"
-      from (select distinct on (cold_key_id) cold_key_id, kind, hot_key_id from (
-          select cold_key_id, 'auth' as kind, hot_key_id, tx_id, cert_index from committee_registration
-          union all
-          select cold_key_id, 'resign' as kind, null as hot_key_id, tx_id, cert_index from committee_de_registration
-        ) x order by cold_key_id, tx_id desc, cert_index desc) e
-      join committee_hash c on c.id = e.cold_key_id left join committee_hash h on h.id = e.hot_key_id`;
-    const hot = new Map<string, MemberState>(hotRows.map((e) => [
-      credKey({ hash: e.cold, script: e.coldScript }),
-      e.kind === "resign" ? "resigned" : { hot: credKey({ hash: e.hot!, script: !!e.hotScript }) },
-    ]));
+    const hot = yield* committeeHotKeys(sql);
     const committees = new Map<number, Committee>();
     for (const p of proposals) {
       if (p.committee !== null) {

@@ -113,6 +113,25 @@ const fromDescription = (type: ActionType, description: string) => {
   return { addedMembers: [] };
 };
 
+/** Each committee cold credential's latest certificate as the chain holds it: its hot key, or resigned. */
+export const committeeHotKeys = (sql: SqlClient): Effect.Effect<Map<string, MemberState>, SqlError> =>
+  Effect.map(
+    sql<{ cold: string; coldScript: boolean; kind: string; hot: string | null; hotScript: boolean | null }>`
+      select encode(c.raw, 'hex') as cold, c.has_script as "coldScript", e.kind, encode(h.raw, 'hex') as hot,
+        h.has_script as "hotScript"
+      from (select distinct on (cold_key_id) cold_key_id, kind, hot_key_id from (
+          select cold_key_id, 'auth' as kind, hot_key_id, tx_id, cert_index from committee_registration
+          union all
+          select cold_key_id, 'resign' as kind, null as hot_key_id, tx_id, cert_index from committee_de_registration
+        ) x order by cold_key_id, tx_id desc, cert_index desc) e
+      join committee_hash c on c.id = e.cold_key_id left join committee_hash h on h.id = e.hot_key_id`,
+    (events) =>
+      new Map<string, MemberState>(events.map((e) => [
+        credKey({ hash: e.cold, script: e.coldScript }),
+        e.kind === "resign" ? "resigned" : { hot: credKey({ hash: e.hot!, script: !!e.hotScript }) },
+      ])),
+  );
+
 export const makeGovernanceView = (
   sql: SqlClient,
   o: { readonly epoch: number; readonly pending: PendingGovernance },
@@ -175,24 +194,7 @@ export const makeGovernanceView = (
         if (r.raw !== null) members.set(credKey({ hash: r.raw, script: r.script }), r.expiration);
       }
     }
-    const events = yield* sql<
-      { cold: string; coldScript: boolean; kind: string; hot: string | null; hotScript: boolean | null }
-    >`
-      select encode(c.raw, 'hex') as cold, c.has_script as "coldScript", e.kind, encode(h.raw, 'hex') as hot,
-        h.has_script as "hotScript"
-      from (select distinct on (cold_key_id) cold_key_id, kind, hot_key_id from (
-          select cold_key_id, 'auth' as kind, hot_key_id, tx_id, cert_index from committee_registration
-          union all
-          select cold_key_id, 'resign' as kind, null as hot_key_id, tx_id, cert_index from committee_de_registration
-        ) x order by cold_key_id, tx_id desc, cert_index desc) e
-      join committee_hash c on c.id = e.cold_key_id left join committee_hash h on h.id = e.hot_key_id`;
-    const hot = new Map<string, MemberState>();
-    for (const e of events) {
-      hot.set(
-        credKey({ hash: e.cold, script: e.coldScript }),
-        e.kind === "resign" ? "resigned" : { hot: credKey({ hash: e.hot!, script: !!e.hotScript }) },
-      );
-    }
+    const hot = yield* committeeHotKeys(sql);
     for (const [cold, s] of o.pending.hot) hot.set(cold, s);
     return { members, exists: state?.committee != null, quorum, hot } satisfies CommitteeState;
   }));
