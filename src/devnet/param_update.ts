@@ -63,6 +63,26 @@ const coin = (
   },
 });
 
+/** A small count stored in an integer column (a number, not decimal text like lovelace). */
+const count = (
+  name: string,
+  group: DrepGroup,
+  security: boolean,
+  column: string,
+  get: (u: CML.ProtocolParamUpdate) => bigint | undefined,
+  o: { readonly mayBeZero?: boolean } = {},
+): ParamEntry => ({
+  name,
+  group,
+  security,
+  read: (u) => {
+    const v = get(u);
+    return v === undefined
+      ? undefined
+      : { json: Number(v), columns: { [column]: Number(v) }, zero: !o.mayBeZero && v === 0n };
+  },
+});
+
 const fraction = (
   name: string,
   group: DrepGroup,
@@ -158,36 +178,11 @@ const entries: ReadonlyArray<ParamEntry> = [
   units("maxTxExecutionUnits", "network", false, "max_tx_ex", (u) => u.max_tx_ex_units()),
   units("maxBlockExecutionUnits", "network", true, "max_block_ex", (u) => u.max_block_ex_units()),
   coin("maxValueSize", "network", true, "max_val_size", (u) => u.max_value_size()),
-  {
-    ...coin(
-      "collateralPercentage",
-      "technical",
-      false,
-      "collateral_percent",
-      (u) => u.collateral_percentage(),
-    ),
-    read: (u) => {
-      const v = u.collateral_percentage();
-      return v === undefined
-        ? undefined
-        : { json: Number(v), columns: { collateral_percent: Number(v) }, zero: v === 0n };
-    },
-  },
-  {
-    ...coin(
-      "maxCollateralInputs",
-      "network",
-      false,
-      "max_collateral_inputs",
-      (u) => u.max_collateral_inputs(),
-    ),
-    read: (u) => {
-      const v = u.max_collateral_inputs();
-      return v === undefined
-        ? undefined
-        : { json: Number(v), columns: { max_collateral_inputs: Number(v) }, zero: false };
-    },
-  },
+  count("collateralPercentage", "technical", false, "collateral_percent", (u) => u.collateral_percentage()),
+  // the only count the ledger lets a parameter update set to zero (ppuWellFormed does not list it)
+  count("maxCollateralInputs", "network", false, "max_collateral_inputs", (u) => u.max_collateral_inputs(), {
+    mayBeZero: true,
+  }),
   {
     name: "poolVotingThresholds",
     group: "gov",
