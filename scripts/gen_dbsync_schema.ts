@@ -1,5 +1,5 @@
 /**
- * Writes db-sync 13.7.2's core-layout schema as SQL from the catalog dump (shared/reference/cardano-db-sync-schema.json),
+ * Writes db-sync 13.7.2's core-layout schema as SQL from the catalog dump (schemas/reference/cardano-db-sync/schema.json),
  * so embedded and test databases look exactly like a real db-sync database: schemas/db/dbsync_schema.sql (types,
  * tables, keys, epoch views) and schemas/db/dbsync_indexes.sql (indexes, built after a bulk load).
  * Run: ./node_modules/.bin/deno run -A scripts/gen_dbsync_schema.ts [reference.json]
@@ -52,7 +52,7 @@ export interface Reference {
 }
 
 export const defaultReferenceUrl = new URL(
-  "../../shared/reference/cardano-db-sync-schema.json",
+  "../schemas/reference/cardano-db-sync/schema.json",
   import.meta.url,
 );
 
@@ -201,7 +201,7 @@ if (import.meta.main) {
   const arg = Deno.args[0];
   const url = arg ? new URL(arg, `file://${Deno.cwd()}/`) : defaultReferenceUrl;
   const ref: Reference = JSON.parse(await Deno.readTextFile(url));
-  const source = arg ?? "shared/reference/cardano-db-sync-schema.json";
+  const source = arg ?? "schemas/reference/cardano-db-sync/schema.json";
   const target = (file: string) => new URL(`../schemas/db/${file}`, import.meta.url);
   await Deno.writeTextFile(target("dbsync_schema.sql"), renderSchemaSql(ref, source));
   await Deno.writeTextFile(target("dbsync_indexes.sql"), renderIndexesSql(ref, source));

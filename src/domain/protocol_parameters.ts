@@ -1,5 +1,5 @@
 /**
- * db-sync's `epoch_param` in Ogmios v6's ProtocolParameters shape (shared/reference/ogmios/cardano.json):
+ * db-sync's `epoch_param` in Ogmios v6's ProtocolParameters shape (schemas/reference/ogmios/cardano.json):
  * lovelace as `{ada: {lovelace}}`, sizes as `{bytes}`, ratios as "n/d" strings, cost models keyed `plutus:vN`.
  * Integers that can pass 2^53 are bigints, written as exact JSON numbers by the JSON-RPC encoder.
  */

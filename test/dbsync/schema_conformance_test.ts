@@ -1,6 +1,6 @@
 /**
  * The schema we create for embedded and test databases is db-sync 13.7.2's, column for column: every core-layout
- * table of shared/reference/cardano-db-sync-schema.json read back from the PostgreSQL catalog (types and domains,
+ * table of schemas/reference/cardano-db-sync/schema.json read back from the PostgreSQL catalog (types and domains,
  * nullability, keys, constraints, indexes), the epoch views, and our extra indexes.
  */
 import assert from "node:assert/strict";
@@ -99,7 +99,7 @@ const expectEqual = (problems: Array<string>, what: string, expected: unknown, g
 };
 
 Deno.test("the committed SQL files are what scripts/gen_dbsync_schema.ts generates from the reference", async () => {
-  const source = "shared/reference/cardano-db-sync-schema.json";
+  const source = "schemas/reference/cardano-db-sync/schema.json";
   const file = (name: string) => Deno.readTextFile(new URL(`../../schemas/db/${name}`, import.meta.url));
   assert.equal(await file("dbsync_schema.sql"), renderSchemaSql(reference, source), "rerun the generator");
   assert.equal(await file("dbsync_indexes.sql"), renderIndexesSql(reference, source), "rerun the generator");

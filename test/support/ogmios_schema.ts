@@ -1,5 +1,5 @@
 /**
- * Validation against Ogmios' own JSON schema (shared/reference/ogmios: ogmios.json + cardano.json, draft-07) with
+ * Validation against Ogmios' own JSON schema (schemas/reference/ogmios: ogmios.json + cardano.json, draft-07) with
  * ajv. Two documented patches, in memory only: cardano.json's Value requires the key "ada" but its propertyNames
  * pattern allows only policy ids, so every multi-asset value would fail; the pattern is widened to admit "ada".
  * And RewardTransfer (a treasury withdrawal's accounts) names credential hashes, while v6.14's server writes the
@@ -7,7 +7,7 @@
  */
 import Ajv from "ajv";
 
-const reference = new URL("../../../shared/reference/ogmios/", import.meta.url);
+const reference = new URL("../../schemas/reference/ogmios/", import.meta.url);
 const load = async (name: string) => JSON.parse(await Deno.readTextFile(new URL(name, reference)));
 
 let ajv: Promise<Ajv.default> | undefined;

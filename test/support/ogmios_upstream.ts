@@ -1,12 +1,12 @@
 /**
  * A small stand-in for Ogmios + cardano-node (which cannot run here), speaking Ogmios' real wire format: each
- * answer is one of the upstream test vectors in shared/reference/ogmios/vectors, sent back under the request's id
+ * answer is one of the upstream test vectors in schemas/reference/ogmios/vectors, sent back under the request's id
  * with big integers kept exact. Tests choose which vector answers a method, see what the upstream received, and
  * can drop every connection to exercise reconnection.
  */
 import { parseExact, stringify } from "@src/domain/json.ts";
 
-const vectors = new URL("../../../shared/reference/ogmios/vectors/", import.meta.url);
+const vectors = new URL("../../schemas/reference/ogmios/vectors/", import.meta.url);
 
 /** A vector's reply, e.g. "SubmitTransactionResponse/172.json". */
 export const vector = (path: string): Record<string, unknown> =>
