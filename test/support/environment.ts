@@ -1,35 +1,20 @@
 /**
  * A complete environment for running the service in tests: chain databases holding the demo chain and a service
- * database. On PGlite, a data directory seeded once per test run (then copied for each service, ~1 s) so tests
- * need not seed on every start; with TEST_DATABASE_URL, fresh PostgreSQL databases. REDIS_URL, when set, is
+ * database. On PGlite, copies of the run's seeded template (test/support/template.ts, ~1 s) so tests need not
+ * seed on every start; with TEST_DATABASE_URL, fresh PostgreSQL databases. REDIS_URL, when set, is
  * passed through so the Redis limiter is exercised.
  */
 import { Effect } from "effect";
 import { join } from "node:path";
-import { seedDemoChainPglite } from "@src/demo_chain/seed.ts";
 import * as Reactivity from "@effect/experimental/Reactivity";
 import type { SqlClient } from "@effect/sql/SqlClient";
 import { makePgliteSqlClientFrom, openPglite } from "@layers/sql_pglite.ts";
 import type { Network } from "@schemas/network.ts";
 import { createTestChain, type TestChain } from "./demo_chain.ts";
+import { copyTemplate } from "./template.ts";
 import { createTestDatabase, type TestDatabase, testDatabaseUrl } from "./databases.ts";
 
 export const redisUrl: string | undefined = Deno.env.get("REDIS_URL") || undefined;
-
-let template: Promise<string> | undefined;
-
-/** A data directory with both demo chains already seeded (built once per test process). */
-const seededTemplate = (): Promise<string> =>
-  template ??= (async () => {
-    const dir = await Deno.makeTempDir({ prefix: "cds-template-" });
-    for (const network of ["mainnet", "preprod"] as const) {
-      const db = await openPglite(join(dir, network));
-      await Effect.runPromise(seedDemoChainPglite(db, { network, scale: 1 }));
-      await db.close();
-    }
-    globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
-    return dir;
-  })();
 
 export interface TestEnvironment {
   /** Environment variables for `startService` (and the keys CLI). */
@@ -45,10 +30,14 @@ const templateClients = new Map<Network, Promise<SqlClient>>();
 const templateSql = (network: Network): Promise<SqlClient> => {
   let client = templateClients.get(network);
   if (!client) {
-    client = seededTemplate().then(async (dir) => {
+    client = (async () => {
+      // a private copy: other test processes copy the template at the same time
+      const dir = await Deno.makeTempDir({ prefix: `cds-template-${network}-` });
+      globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
+      await copyTemplate(dir, [network]);
       const db = await openPglite(join(dir, network));
       return Effect.runPromise(makePgliteSqlClientFrom(db).pipe(Effect.provide(Reactivity.layer)));
-    });
+    })();
     templateClients.set(network, client);
   }
   return client;
@@ -73,12 +62,7 @@ export const createTestEnvironment = async (label: string): Promise<TestEnvironm
     env.SERVICE_DATABASE_URL = service.url!;
     closers.push(...chains.map((c) => c.close), service.close);
   } else {
-    const source = await seededTemplate();
-    const copy = await new Deno.Command("cp", {
-      args: ["-r", join(source, "mainnet"), join(source, "preprod"), dataDir],
-    })
-      .output();
-    if (!copy.success) throw new Error(new TextDecoder().decode(copy.stderr));
+    await copyTemplate(dataDir, ["mainnet", "preprod"]);
   }
   return {
     env,

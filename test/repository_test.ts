@@ -1,0 +1,41 @@
+/**
+ * The repository stands alone: no code, test or script reads files outside it (a plain clone has nothing beside
+ * it), and every relative link in the README resolves to a file in the repository. `.ci/run` also runs the whole
+ * suite from a clone in an empty folder.
+ */
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+
+const tracked = async (): Promise<Array<string>> => {
+  const out = await new Deno.Command("git", { args: ["ls-files"], cwd: root, stdout: "piped" }).output();
+  return new TextDecoder().decode(out.stdout).split("\n").filter((f) => f !== "");
+};
+
+Deno.test("no source file reaches outside the repository", async () => {
+  const sources = (await tracked()).filter((f) =>
+    /\.(ts|json|sh)$|^\.ci\//.test(f) && !f.startsWith("schemas/reference/")
+  );
+  const offenders: Array<string> = [];
+  for (const file of sources) {
+    if (file === "package-lock.json") continue;
+    const text = await Deno.readTextFile(`${root}/${file}`);
+    // a path that climbs out of the repository root from the file's own folder
+    const depth = file.split("/").length - 1;
+    const escape = new RegExp(`["'\`(](\\.\\./){${depth + 1},}`);
+    if (escape.test(text) || text.includes("../shared/")) offenders.push(file);
+  }
+  assert.deepEqual(offenders, [], "these files read outside the repository");
+});
+
+Deno.test("every relative link in the README resolves inside the repository", async () => {
+  const readme = await Deno.readTextFile(`${root}/README.md`);
+  const links = [...readme.matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)].map((m) => m[1]!)
+    .filter((l) => !/^[a-z]+:/.test(l));
+  const paths = [...readme.matchAll(/`((?:src|layers|schemas|scripts|test)\/[\w./-]+\.(?:ts|sql|json|md))`/g)]
+    .map((m) => m[1]!);
+  const missing = [...links, ...paths].filter((l) => !existsSync(`${root}/${l}`));
+  assert.deepEqual([...new Set(missing)], [], "the README names files that do not exist");
+});
