@@ -1,14 +1,16 @@
 /**
  * `Cache`: answers the spec caches (price 60 s, protocol parameters 1 h) and figures too costly to compute per
  * request, in memory, per instance; time from Effect's Clock.
- * - Bounded: the least recently used entries go once there are `maxEntries` (keys can come from clients: an
- *   address, a pool id), so memory cannot grow without bound.
+ * - Bounded by count and by bytes: the least recently used entries go once there are `maxEntries` or their
+ *   approximate size passes `maxBytes` (keys can come from clients: an address, a pool id, a page), so memory
+ *   cannot grow without bound; a value over an eighth of `maxBytes` is returned but not kept.
  * - Coalesced: callers asking for a key while it is being computed wait for that computation instead of
  *   starting their own (a burst on a costly key costs one computation, not one per request).
  * - `refresh` computes the next value from the previous one, for figures kept current by small updates (an
  *   address's balance: the previous one plus what the new blocks changed).
  */
 import { Clock, Context, Deferred, Duration, Effect, FiberId, Layer, Option } from "effect";
+import { approximateBytes } from "./approximate_bytes.ts";
 
 export interface CacheShape {
   /** The value stored under `key` while younger than `ttl`, else `compute`'s, stored. */
@@ -36,17 +38,42 @@ interface Entry {
   readonly value: unknown;
   readonly storedAt: number;
   readonly expires: number;
+  readonly bytes: number;
 }
 
-export const makeMemoryCache = (maxEntries = 10_000): CacheShape => {
+export interface CacheBounds {
+  readonly maxEntries: number;
+  readonly maxBytes: number;
+}
+
+export const defaultCacheBounds: CacheBounds = { maxEntries: 10_000, maxBytes: 64 * 1024 * 1024 };
+
+export const makeMemoryCache = (bounds: CacheBounds = defaultCacheBounds): CacheShape & {
+  /** Entries held and their approximate bytes (for tests and metrics). */
+  readonly size: () => { readonly entries: number; readonly bytes: number };
+} => {
   const entries = new Map<string, Entry>();
   const inFlight = new Map<string, Deferred.Deferred<unknown, unknown>>();
+  let bytes = 0;
 
-  const store = (key: string, entry: Entry) => {
+  const remove = (key: string) => {
+    const old = entries.get(key);
+    if (!old) return;
+    entries.delete(key);
+    bytes -= old.bytes;
+  };
+  /** Marks `key` most recently used (a Map iterates in insertion order: the first keys are the least). */
+  const touch = (key: string, entry: Entry) => {
     entries.delete(key);
     entries.set(key, entry);
-    // a Map iterates in insertion order: the first keys are the least recently used
-    while (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
+  };
+  const store = (key: string, entry: Omit<Entry, "bytes">) => {
+    remove(key);
+    const size = approximateBytes(entry.value) + key.length * 2;
+    if (size > bounds.maxBytes / 8) return;
+    entries.set(key, { ...entry, bytes: size });
+    bytes += size;
+    while (entries.size > bounds.maxEntries || bytes > bounds.maxBytes) remove(entries.keys().next().value!);
   };
 
   const refresh = <A, E, R>(
@@ -62,7 +89,7 @@ export const makeMemoryCache = (maxEntries = 10_000): CacheShape => {
       return Effect.flatMap(Clock.currentTimeMillis, (now) => {
         const hit = entries.get(key);
         if (hit && hit.expires > now) {
-          store(key, hit);
+          touch(key, hit);
           return Effect.succeed(hit.value as A);
         }
         const previous = hit
@@ -91,6 +118,7 @@ export const makeMemoryCache = (maxEntries = 10_000): CacheShape => {
   return {
     getOrCompute: (key, ttl, compute) => refresh(key, ttl, () => compute),
     refresh,
+    size: () => ({ entries: entries.size, bytes }),
   };
 };
 
