@@ -34,9 +34,9 @@ const sqlState = (error: SqlError): string | undefined => {
 };
 
 /**
- * Whether the rows themselves failed: SQLSTATE class 22 (data exception: `\u0000` in jsonb, NUL in text) or 23
- * (integrity constraint violation), or a defect while building them. Connection and resource failures are not
- * a transaction's fault.
+ * Whether the rows themselves failed: SQLSTATE class 22 (data exception: `\u0000` in jsonb, NUL in text), 23
+ * (integrity constraint violation) or 54 (a value over a limit: an index row too big), or a defect while building
+ * them. Connection and resource failures are not a transaction's fault.
  */
 const causedByData = (cause: Cause.Cause<unknown>): boolean => {
   if (Cause.isInterrupted(cause)) return false;
@@ -44,7 +44,7 @@ const causedByData = (cause: Cause.Cause<unknown>): boolean => {
   const failure = Cause.failureOption(cause);
   if (Option.isNone(failure) || !(failure.value instanceof SqlError)) return false;
   const state = sqlState(failure.value);
-  return state !== undefined && (state.startsWith("22") || state.startsWith("23"));
+  return state !== undefined && ["22", "23", "54"].includes(state.slice(0, 2));
 };
 
 const describe = (cause: Cause.Cause<unknown>): string => {
