@@ -6,7 +6,8 @@
  * TEST_DATABASE_URL): the other control characters db-sync nulls the JSON for; NUL in a DRep anchor URL or a pool
  * relay's DNS name (varchar, which db-sync has no stored form for) refused at submission with 3997; and a
  * transaction whose rows the database refuses (its hash already in `tx`, written there first) left out of its
- * block with the one spending its output, while the rest of the block is written and blocks keep coming.
+ * block with the one spending its output, while the rest of the block is written and blocks keep coming; a
+ * failure even the empty block meets (a constraint on every new block row) drops nothing.
  */
 import assert from "node:assert/strict";
 import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
@@ -182,7 +183,7 @@ Deno.test("devnet poison: what db-sync cannot store, and a block whose write fai
   const query = <A extends object>(s: Effect.Effect<ReadonlyArray<A>, unknown>) => Effect.runPromise(s);
   try {
     const [a1, a2, a3] = await walletUtxos(f, alice.address);
-    const [b1, b2] = await walletUtxos(f, bob.address);
+    const [b1, b2, b3] = await walletUtxos(f, bob.address);
 
     await t.step("control characters db-sync nulls the JSON for: json NULL, bytes kept", async () => {
       const texts: Record<string, string> = {
@@ -340,11 +341,38 @@ Deno.test("devnet poison: what db-sync cannot store, and a block whose write fai
       },
     );
 
+    await t.step(
+      "a failure the empty block shares is no transaction's fault: the mempool stays whole",
+      async () => {
+        const waiting = await expectAccepted(
+          f,
+          buildTx(f.params, {
+            inputs: [b2!],
+            outputs: [payTo(alice.address, 8n * ada)],
+            signers: [bob.privateKey],
+          }),
+        );
+        // every new block row violates this (23514, the class a transaction's own rows fail with)
+        await query(
+          f.chain.sql`alter table block add constraint poison_test_no_blocks check (block_no < 0) not valid`,
+        );
+        try {
+          const failed = await withWarnings(Effect.either(f.devnet.produceBlock));
+          assert.ok(failed.value._tag === "Left", "the block is not written");
+          assert.deepEqual(failed.warnings, [], "nothing is dropped");
+          assert.deepEqual(f.devnet.mempool(), [waiting]);
+        } finally {
+          await query(f.chain.sql`alter table block drop constraint poison_test_no_blocks`);
+        }
+        assert.deepEqual((await Effect.runPromise(f.devnet.produceBlock)).txIds, [waiting]);
+      },
+    );
+
     await t.step("blocks keep coming, with new transactions", async () => {
       const next = await expectAccepted(
         f,
         buildTx(f.params, {
-          inputs: [b2!],
+          inputs: [b3!],
           outputs: [payTo(alice.address, 7n * ada)],
           signers: [bob.privateKey],
         }),
