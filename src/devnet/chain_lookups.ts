@@ -8,6 +8,7 @@ import type { SqlError } from "@effect/sql/SqlError";
 import { Effect } from "effect";
 import { assetFingerprint } from "@src/demo_chain/cardano_encoding.ts";
 import { dbSyncScriptType, nativeScriptToJson, plutusScriptBytes } from "./cardano.ts";
+import { dbSyncJson } from "./dbsync_text.ts";
 import type { RowWriter } from "./rows.ts";
 
 /** Chain facts the writer looks up or creates by natural key (db-sync's unique constraints). */
@@ -206,9 +207,12 @@ export class Lookups {
   }
 }
 
+/** datum.value and redeemer_data.value as db-sync stores them (NULL where jsonb could not hold them). */
 export const plutusJson = (data: CML.PlutusData): string | null => {
   try {
-    return CML.decode_plutus_datum_to_json_str(data, CML.CardanoNodePlutusDatumSchema.DetailedSchema);
+    return dbSyncJson(
+      CML.decode_plutus_datum_to_json_str(data, CML.CardanoNodePlutusDatumSchema.DetailedSchema),
+    );
   } catch {
     return null;
   }

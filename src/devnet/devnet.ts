@@ -29,8 +29,10 @@ import { makeChainTime, readEpochAnchor } from "@layers/chain_clock.ts";
 import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
 import { makeAdmissionQueue } from "./admission_queue.ts";
 import { addMeasures, blockCapacity, measureTx, mempoolCapacity, within } from "./block_capacity.ts";
-import { type BlockTx, writeBlock, type WrittenBlock } from "./block_writer.ts";
+import { writeBlockIsolating } from "./block_isolation.ts";
+import type { BlockTx, WrittenBlock } from "./block_writer.ts";
 import { listOf, type OgmiosUtxoEntry, outputFromOgmios, refKey } from "./cardano.ts";
+import { unstorableText } from "./dbsync_text.ts";
 import { type DecodedTransaction, decodeTransaction } from "./decode.ts";
 import * as E from "./errors.ts";
 import { evaluateScripts, type RedeemerBudget, type SlotConfig } from "./evaluate.ts";
@@ -185,6 +187,8 @@ export const makeDevnet = (sql: SqlClient, config: DevnetConfig): Effect.Effect<
       Effect.gen(function* () {
         const decoded = decodeForSubmission(cborHex);
         if (Either.isLeft(decoded)) return yield* reject(decoded.left);
+        const unstorable = unstorableText(decoded.right.tx);
+        if (unstorable) return yield* reject(unstorable);
         const id = decoded.right.id;
         return yield* admission.inTurn(id, tryAdd(decoded.right), () =>
           roomMade, (what, ahead) =>
@@ -282,12 +286,28 @@ export const makeDevnet = (sql: SqlClient, config: DevnetConfig): Effect.Effect<
         if ((ttl !== undefined && BigInt(slot) >= ttl) || spendsDropped) dropped.add(t.accepted.id);
       }
       const expired = [...dropped];
-      const block = yield* writeBlock(sql, txs.filter((t) => !dropped.has(t.accepted.id)), {
-        networkId: net.networkId,
-        slot,
-        params: p,
-      }).pipe(Effect.annotateLogs("network", config.network));
-      mempool.remove(block.txIds, expired);
+      const { block, refused } = yield* writeBlockIsolating(
+        sql,
+        txs.filter((t) => !dropped.has(t.accepted.id)),
+        { networkId: net.networkId, slot, params: p },
+      ).pipe(Effect.annotateLogs("network", config.network));
+      const before = mempool.ids();
+      mempool.remove(block.txIds, [...expired, ...refused.map((r) => r.id)]);
+      // its submitter was answered when it entered the mempool (as a node answers): the log is all there is
+      for (const r of refused) {
+        yield* Effect.logWarning(
+          `devnet ${config.network}: transaction ${r.id} dropped from the mempool, its block could not be ` +
+            `written with it: ${r.reason}`,
+        );
+      }
+      const named = new Set([...block.txIds, ...expired, ...refused.map((r) => r.id)]);
+      const left = new Set(mempool.ids());
+      for (const id of before.filter((id) => !named.has(id) && !left.has(id))) {
+        yield* Effect.logWarning(
+          `devnet ${config.network}: transaction ${id} dropped from the mempool: it spends outputs of a ` +
+            "dropped transaction",
+        );
+      }
       if (block.epoch !== p.epoch) yield* Ref.set(params, yield* readLedgerParams(sql));
       const made = roomMade;
       roomMade = Deferred.unsafeMake<void>(FiberId.none);
@@ -299,7 +319,10 @@ export const makeDevnet = (sql: SqlClient, config: DevnetConfig): Effect.Effect<
     const interval = Duration.millis(config.blockIntervalMs ?? 3_000);
     const start = Effect.asVoid(Effect.forkScoped(
       produceBlock.pipe(
-        Effect.catchAll((e) => Effect.logError(`devnet ${config.network}: block production failed`, e)),
+        // whatever fails (a defect too), the next block is tried at the next interval
+        Effect.catchAllCause((cause) =>
+          Effect.logError(`devnet ${config.network}: block production failed`, cause)
+        ),
         Effect.repeat(Schedule.spaced(interval)),
         Effect.delay(interval),
       ),

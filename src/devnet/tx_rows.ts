@@ -9,6 +9,7 @@ import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
 import { Effect } from "effect";
 import { addressText, inputKey, listOf, plutusScriptBytes } from "./cardano.ts";
 import { writeCertificate } from "./certificate_rows.ts";
+import { dbSyncJson } from "./dbsync_text.ts";
 import type { Lookups } from "./chain_lookups.ts";
 import type { LedgerParams } from "./ledger_view.ts";
 import {
@@ -39,9 +40,10 @@ const purposeColumn: Record<string, string> = {
   propose: "propose",
 };
 
+/** tx_metadata.json as db-sync stores it: NULL where PostgreSQL's jsonb could not hold it (dbsync_text.ts). */
 const metadataJson = (m: CML.TransactionMetadatum): string | null => {
   try {
-    return CML.decode_metadatum_to_json_str(m, CML.MetadataJsonSchema.NoConversions);
+    return dbSyncJson(CML.decode_metadatum_to_json_str(m, CML.MetadataJsonSchema.NoConversions));
   } catch {
     return null;
   }

@@ -70,13 +70,22 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
 
 export const openDevnetService = async (
   label: string,
-  options: { readonly network?: Network; readonly env?: Record<string, string> } = {},
+  options: {
+    readonly network?: Network;
+    readonly env?: Record<string, string>;
+    /**
+     * The network's chain embedded even with TEST_DATABASE_URL (the service database and Redis stay real
+     * servers): the devnet lives only there. Its first start seeds it.
+     */
+    readonly embeddedChain?: boolean;
+  } = {},
 ): Promise<DevnetService> => {
   const network = options.network ?? "mainnet";
   // mainnet's paths have no network segment
   const prefix = network === "mainnet" ? "/v1" : `/v1/${network}`;
   const environment = await createTestEnvironment(label);
   const env: Record<string, string> = { ...environment.env, DEVNET_BLOCK_SECONDS: "1", ...options.env };
+  if (options.embeddedChain) delete env[`${network.toUpperCase()}_DATABASE_URL`];
   const service = await startService(env);
   const { key } = await createKey(env, "--tier", "paid", "--name", label);
   const headers = { apikey: key, "content-type": "application/json" };
