@@ -79,6 +79,7 @@ export const addVary = (headers: Headers, token: string) => {
  */
 export const negotiateEncoding = async (request: Request, response: Response): Promise<Response> => {
   const { status, headers } = response;
+  if (status === 304) addVary(headers, "Accept-Encoding"); // as the 200 it stands for
   if (status < 200 || status === 204 || status === 304 || !isCompressible(headers.get("content-type"))) {
     return response;
   }

@@ -17,7 +17,7 @@ import { type AppServices, type Program, type Route, type RouteContext, routes }
 export type Handler = (request: Request) => Promise<Response>;
 
 /** The 500 envelope names the request id its log line carries (the run's `requestId` annotation). */
-const internalError = (requestId: string) => (cause: Cause.Cause<unknown>) =>
+export const internalError = (requestId: string) => (cause: Cause.Cause<unknown>) =>
   Effect.as(
     Effect.logError("unhandled failure", Cause.pretty(cause)),
     restError(500, `Internal error (request id ${requestId})`),

@@ -6,6 +6,9 @@
  */
 import assert from "node:assert/strict";
 import { getIntrospectionQuery } from "graphql";
+import { Effect, Logger } from "effect";
+import { makeJsonLogger } from "@layers/logger.ts";
+import { internalError } from "@src/server/router.ts";
 import { createKey, createTestEnvironment, type TestEnvironment } from "../support/environment.ts";
 import { type RunningService, startService } from "../support/service.ts";
 import { decode, rawRequest } from "../support/raw_http.ts";
@@ -129,6 +132,7 @@ Deno.test({
           assert.equal(again.bytes.length, 0);
           assert.equal(again.headers.get("content-encoding"), null);
           assert.equal(again.headers.get("etag"), etag);
+          assert.ok(varyOf(again.headers).includes("accept-encoding"), "a 304 varies as its 200 does");
           const identity = await rawRequest(blocks, { headers: { ...keyed, "if-none-match": etag! } });
           assert.equal(identity.status, 304, "the ETag names the representation whatever its encoding");
         },
@@ -405,4 +409,25 @@ Deno.test({
       for (const e of environments) await e.close();
     }
   },
+});
+
+Deno.test("a 500 names the request id that its log line carries", async () => {
+  const lines: Array<string> = [];
+  const response = await Effect.runPromise(
+    Effect.die(new Error("boom")).pipe(
+      Effect.catchAllCause(internalError("req-500")),
+      Effect.annotateLogs({ requestId: "req-500" }), // as the router's run annotates every request
+      Effect.provide(Logger.replace(Logger.defaultLogger, makeJsonLogger((l) => lines.push(l)))),
+    ),
+  );
+  assert.equal(response.status, 500);
+  assert.deepEqual(await response.json(), {
+    error: "Internal Server Error",
+    message: "Internal error (request id req-500)",
+  });
+  const logged = lines.map((l) => JSON.parse(l));
+  assert.equal(logged.length, 1);
+  assert.equal(logged[0].requestId, "req-500");
+  assert.equal(logged[0].level, "error");
+  assert.match(JSON.stringify(logged[0]), /boom/);
 });
