@@ -36,7 +36,12 @@ async (request: Request): Promise<Response> => {
       response.headers.set(requestIdHeader, requestId);
     } catch { /* the upgrade goes out without it */ }
   } else {
-    response.headers.set(requestIdHeader, requestId);
+    try {
+      response.headers.set(requestIdHeader, requestId);
+    } catch { // immutable headers (Response.redirect, a fetched answer): decorate a copy
+      response = new Response(response.body, response);
+      response.headers.set(requestIdHeader, requestId);
+    }
     withSecurityHeaders(response.headers);
     withCors(settings.corsOrigins, request, response.headers);
     response = await negotiateEncoding(request, response);
