@@ -161,6 +161,7 @@ export const routes: ReadonlyArray<Route> = [
           restError(404, `No docs asset ${ctx.params.asset}`)
       ),
   },
+  // keyed answers: the router turns `public` into `private` (access_http.ts keyedCaching says why)
   serve(
     api.price,
     { family: "rest", spend: "request" },
