@@ -29,7 +29,12 @@ export interface AppConfigShape {
   readonly limits: Limits;
   /** Seconds between devnet blocks on an embedded demo chain without upstream; 0 = no devnet (chain as seeded). */
   readonly devnetBlockSeconds: number;
+  /** Browser origins allowed to call the API (CORS): `*`, a list of origins, or none (the default). */
+  readonly corsOrigins: CorsOrigins;
 }
+
+/** `*` (any origin) or the exact origins allowed; empty = no CORS headers at all. */
+export type CorsOrigins = "*" | ReadonlyArray<string>;
 
 /** Per-key limits (spec: Limits). 0 means no limit. */
 export interface Limits {
@@ -162,6 +167,35 @@ const devnetBlockSeconds = Config.string("DEVNET_BLOCK_SECONDS").pipe(
   }),
 );
 
+/**
+ * Default none: the spec keeps API keys out of client-side code, so browsers on other sites get no access unless
+ * the operator names them. Each entry must be a bare origin (`https://app.example`), as browsers send it.
+ */
+const corsOrigins = Config.string("CORS_ORIGINS").pipe(
+  Config.withDefault(""),
+  Config.mapOrFail((text): Either.Either<CorsOrigins, ConfigError.ConfigError> => {
+    if (text.trim() === "*") return Either.right("*");
+    const origins: Array<string> = [];
+    for (const entry of text.split(",").map((e) => e.trim()).filter((e) => e !== "")) {
+      let origin: string | undefined;
+      try {
+        const u = new URL(entry);
+        if (["http:", "https:"].includes(u.protocol)) origin = u.origin;
+      } catch { /* reported below */ }
+      if (origin === undefined || origin !== entry.replace(/\/$/, "")) {
+        return Either.left(
+          invalid(
+            "CORS_ORIGINS",
+            `expected * or a comma list of origins like https://app.example, got "${entry}"`,
+          ),
+        );
+      }
+      origins.push(origin);
+    }
+    return Either.right(origins);
+  }),
+);
+
 export const appConfig: Config.Config<AppConfigShape> = Config.all({
   port,
   host,
@@ -173,6 +207,7 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
   apiKeyPrefix,
   limits,
   devnetBlockSeconds,
+  corsOrigins,
   priceUrl: optionalUrl("PRICE_URL", ["http:", "https:"]),
   poolId: Config.string("POOL_ID").pipe(
     Config.withDefault(""),

@@ -12,14 +12,23 @@ import { ServiceDatabase } from "./service_db.ts";
 
 export type Spend = "request" | "graphql" | "submission";
 
+export type Budget = "rate" | "graphql" | "daily" | "submissions";
+
+/**
+ * A spend's outcome, described by the budget that decided it (X-RateLimit-* headers): the refusing budget when
+ * one refused, otherwise the tighter of the per-second budgets the request spent (the general rate, or the
+ * GraphQL rate for a GraphQL request when less of it is left).
+ */
 export interface LimitDecision {
   readonly allowed: boolean;
   /** Which budget refused, when one did. */
-  readonly exceeded?: "rate" | "graphql" | "daily" | "submissions";
-  /** The per-second rate and what is left of it in this second (for X-RateLimit-* headers). */
+  readonly exceeded?: Budget;
+  /** The budget these figures describe. */
+  readonly budget: Budget;
+  /** That budget's size and what is left of it in its window. */
   readonly limit: number;
   readonly remaining: number;
-  /** Milliseconds until the refusing budget (or, when allowed, the current second) resets. */
+  /** Milliseconds until that budget's window resets. */
   readonly resetMs: number;
 }
 
@@ -52,24 +61,35 @@ interface Counts {
   readonly now: number;
 }
 
-const decide = (limits: Limits, tier: Tier, c: Counts): LimitDecision => {
-  const rate = limits.ratePerSecond[tier];
+const unlimited = Number.MAX_SAFE_INTEGER;
+
+const decide = (limits: Limits, tier: Tier, spend: Spend, c: Counts): LimitDecision => {
   const secondLeft = 1000 - (c.now % 1000);
-  const base = { limit: rate, remaining: rate > 0 ? Math.max(0, rate - c.rate) : Number.MAX_SAFE_INTEGER };
-  if (rate > 0 && c.rate > rate) return { ...base, allowed: false, exceeded: "rate", resetMs: secondLeft };
-  const graphql = limits.graphqlPerSecond[tier];
-  if (graphql > 0 && c.graphql > graphql) {
-    return { ...base, allowed: false, exceeded: "graphql", resetMs: secondLeft };
-  }
+  const figures = (budget: Budget, size: number, used: number, resetMs: number) => ({
+    budget,
+    limit: size,
+    remaining: size > 0 ? Math.max(0, size - used) : unlimited,
+    resetMs,
+  });
+  const refused = (f: ReturnType<typeof figures>): LimitDecision => ({
+    ...f,
+    allowed: false,
+    exceeded: f.budget,
+  });
+  const rate = figures("rate", limits.ratePerSecond[tier], c.rate, secondLeft);
+  if (rate.limit > 0 && c.rate > rate.limit) return refused(rate);
+  const graphql = spend === "graphql"
+    ? figures("graphql", limits.graphqlPerSecond[tier], c.graphql, secondLeft)
+    : undefined;
+  if (graphql && graphql.limit > 0 && c.graphql > graphql.limit) return refused(graphql);
   const daily = limits.dailyRequests[tier];
-  if (daily > 0 && c.daily > daily) {
-    return { ...base, allowed: false, exceeded: "daily", resetMs: dayMs - (c.now % dayMs) };
-  }
+  if (daily > 0 && c.daily > daily) return refused(figures("daily", daily, c.daily, dayMs - (c.now % dayMs)));
   const submissions = limits.submissionsPerHour[tier];
-  if (submissions > 0 && c.submissions >= submissions) {
-    return { ...base, allowed: false, exceeded: "submissions", resetMs: c.submissionResetMs };
+  if (spend === "submission" && submissions > 0 && c.submissions >= submissions) {
+    return refused(figures("submissions", submissions, c.submissions, c.submissionResetMs));
   }
-  return { ...base, allowed: true, resetMs: secondLeft };
+  const tighter = graphql && graphql.limit > 0 && graphql.remaining < rate.remaining ? graphql : rate;
+  return { ...tighter, allowed: true };
 };
 
 /** One instance's budgets, in maps keyed by API key id. */
@@ -110,7 +130,7 @@ export const makeMemoryRateLimiter = (limits: Limits, history?: MemoryLimiterHis
       recent = (submissions.get(keyId) ?? []).filter((t) => t > now - hourMs);
       submissions.set(keyId, recent);
     }
-    const decision = decide(limits, tier, {
+    const decision = decide(limits, tier, spend, {
       rate,
       graphql,
       daily,
@@ -182,7 +202,7 @@ export const makeRedisRateLimiter = (redis: Redis, limits: Limits, prefix = "cds
             String(limits.submissionsPerHour[tier]),
             `${now}:${crypto.randomUUID()}`,
           )) as [number, number, number, number, number];
-          return decide(limits, tier, {
+          return decide(limits, tier, spend, {
             rate,
             graphql,
             daily,

@@ -4,14 +4,14 @@
  * removed when the run ends, however it ends (a crashed test leaves nothing behind), and the seeded demo-chain
  * template built once for all files (test/support/environment.ts reads CDS_TEST_TEMPLATE).
  *
- *   deno run -A scripts/test.ts [--suite quick|slow|all] [--jobs N] [path ...]
+ *   deno run -A scripts/test.ts [--suite quick|slow|browser|all] [--jobs N] [path ...]
  *
  * Paths (files or folders under test/) narrow the run; `--jobs` defaults to DENO_JOBS or 3 (most test time is
  * spent waiting on child services and block intervals, so one more job than the two cores pays).
  */
 import { parseArgs } from "node:util";
 import { join, relative } from "node:path";
-import { suiteOf, type Suite } from "../test/support/suites.ts";
+import { type Suite, suiteOf } from "../test/support/suites.ts";
 
 const { values, positionals } = parseArgs({
   args: Deno.args,
@@ -19,8 +19,8 @@ const { values, positionals } = parseArgs({
   allowPositionals: true,
 });
 const suite = values.suite as Suite | "all";
-if (!["quick", "slow", "all"].includes(suite)) {
-  console.error(`--suite must be quick, slow or all, got ${values.suite}`);
+if (!["quick", "slow", "browser", "all"].includes(suite)) {
+  console.error(`--suite must be quick, slow, browser or all, got ${values.suite}`);
   Deno.exit(2);
 }
 const jobs = values.jobs ?? Deno.env.get("DENO_JOBS") ?? "3";

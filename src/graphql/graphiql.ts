@@ -1,7 +1,7 @@
 /**
  * `GET /v1/graphql` (and `/v1/preprod/graphql`): a GraphiQL page for exploring the schema, with its assets
  * served from the npm packages graphiql, react and react-dom (no CDN). The page is public; its requests carry
- * the key from the headers editor (pre-filled from `?apikey=` when the page URL has one).
+ * the key the user types into the page.
  */
 const assets: Readonly<Record<string, { readonly file: URL; readonly type: string }>> = {
   "graphiql.min.js": {
@@ -32,26 +32,69 @@ export const graphiqlAsset = async (name: string): Promise<Response | undefined>
   });
 };
 
-export const graphiqlPage = (endpoint: string): Response =>
-  new Response(
-    `<!doctype html>
+/** The key field's message when no key is set; GraphiQL shows it instead of sending a request without one. */
+export const noKeyMessage =
+  "Enter your API key in the field above to run queries (kept in this tab's sessionStorage, sent as the apikey header).";
+
+/**
+ * The page for one endpoint. The key is asked for in a small form above the editor (or taken once from
+ * `?apikey=`, then dropped from the address bar) and kept in sessionStorage; without one nothing is sent.
+ * One inline script: the server allows it by its hash (Content-Security-Policy), so no other inline script runs.
+ */
+export const graphiqlHtml = (endpoint: string): string =>
+  `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>GraphQL: ${endpoint}</title>
 <link rel="stylesheet" href="/v1/graphiql/graphiql.min.css">
-<style>body { margin: 0; height: 100vh; } #graphiql { height: 100vh; }</style></head>
-<body><div id="graphiql">Loading GraphiQL...</div>
+<style>
+  body { margin: 0; height: 100vh; display: flex; flex-direction: column; font-family: system-ui, sans-serif; }
+  #key-form { display: flex; gap: 8px; align-items: center; padding: 6px 12px; border-bottom: 1px solid #ddd; font-size: 14px; }
+  #key-form input { width: 24em; font-family: monospace; }
+  #key-status { color: #555; }
+  #graphiql { flex: 1; min-height: 0; }
+</style></head>
+<body>
+<form id="key-form"><label for="apikey">API key</label>
+<input id="apikey" name="apikey" type="password" autocomplete="off" spellcheck="false" placeholder="cds_...">
+<button type="submit">Use key</button><button type="button" id="forget-key">Forget</button>
+<span id="key-status" role="status"></span></form>
+<div id="graphiql">Loading GraphiQL...</div>
 <script src="/v1/graphiql/react.production.min.js"></script>
 <script src="/v1/graphiql/react-dom.production.min.js"></script>
 <script src="/v1/graphiql/graphiql.min.js"></script>
 <script>
-  const key = new URLSearchParams(location.search).get("apikey") || "";
-  const fetcher = GraphiQL.createFetcher({ url: ${JSON.stringify(endpoint)} });
-  ReactDOM.createRoot(document.getElementById("graphiql")).render(React.createElement(GraphiQL, {
-    fetcher,
-    defaultHeaders: JSON.stringify({ apikey: key || "<your API key>" }, null, 2),
-    defaultEditorToolsVisibility: "headers",
-    defaultQuery: "# Latest blocks with their transactions\\nquery {\\n  block(order_by: {id: desc}, limit: 5) {\\n    block_no\\n    hash\\n    time\\n    txes(limit: 3) { hash fee }\\n  }\\n}\\n",
-  }));
+  const endpoint = ${JSON.stringify(endpoint)};
+  const stored = "cds-apikey";
+  const fromUrl = new URLSearchParams(location.search).get("apikey");
+  if (fromUrl) {
+    sessionStorage.setItem(stored, fromUrl.trim());
+    history.replaceState(null, "", location.pathname);
+  }
+  const input = document.getElementById("apikey");
+  const status = document.getElementById("key-status");
+  const root = ReactDOM.createRoot(document.getElementById("graphiql"));
+  const noKey = async () => ({ errors: [{ message: ${JSON.stringify(noKeyMessage)} }] });
+  const render = () => {
+    const key = sessionStorage.getItem(stored) || "";
+    input.value = key;
+    status.textContent = key ? "Key set for this tab." : "No key yet: queries need one.";
+    root.render(React.createElement(GraphiQL, {
+      key: key ? "with-key:" + key.length : "no-key",
+      fetcher: key ? GraphiQL.createFetcher({ url: endpoint, headers: { apikey: key } }) : noKey,
+      defaultQuery: "# Latest blocks with their transactions\\nquery {\\n  block(order_by: {id: desc}, limit: 5) {\\n    block_no\\n    hash\\n    time\\n    txes(limit: 3) { hash fee }\\n  }\\n}\\n",
+    }));
+    if (!key) input.focus();
+  };
+  document.getElementById("key-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const key = input.value.trim();
+    if (key) sessionStorage.setItem(stored, key);
+    else sessionStorage.removeItem(stored);
+    render();
+  });
+  document.getElementById("forget-key").addEventListener("click", () => {
+    sessionStorage.removeItem(stored);
+    render();
+  });
+  render();
 </script>
-</body></html>`,
-    { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "public, max-age=3600" } },
-  );
+</body></html>`;

@@ -40,3 +40,19 @@ export const deniedResponse = (denied: AccessDenied): Response =>
       : {}),
     ...(denied.status === 401 ? { "www-authenticate": 'apikey realm="cardano-data-service"' } : {}),
   });
+
+/**
+ * Keyed answers are `private`: a shared cache or CDN must not hand one caller's answer (with its per-key
+ * X-RateLimit-* figures) to another. `Vary: apikey, Authorization` was the alternative, but it would still let a
+ * shared cache store copies indexed by the secret, and cannot cover the key in the query string form.
+ */
+export const keyedCaching = (headers: Headers) => {
+  const directives = headers.get("cache-control");
+  if (directives === null) headers.set("cache-control", "private, no-store");
+  else if (!/\bprivate\b|\bno-store\b/.test(directives)) {
+    headers.set(
+      "cache-control",
+      /\bpublic\b/.test(directives) ? directives.replace(/\bpublic\b/, "private") : `private, ${directives}`,
+    );
+  }
+};

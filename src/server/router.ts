@@ -1,24 +1,27 @@
 /**
  * The HTTP front door: one `(Request) => Promise<Response>` for Deno.serve. It finds the route in `routes.ts`
- * (404/405 before anything else), passes protected routes through `Access` (key, status, limits, usage), runs
- * the route and turns every failure into the documented envelope.
+ * (404/405 before anything else, OPTIONS answered from the path's methods), passes protected routes through
+ * `Access` (key, status, limits, usage), runs the route and turns every failure into the documented envelope.
+ * Every answer then goes out through `http_edge.ts` (request id, security headers, CORS, compression); the
+ * request id is on every log line written while serving it.
  */
-import { Cause, Effect, type ManagedRuntime } from "effect";
+import { Cause, Effect, LogLevel, type ManagedRuntime } from "effect";
 import { Access, AccessDenied, type Grant } from "@layers/access.ts";
 import { AppConfig } from "@layers/config.ts";
-import { apiKeyOf, deniedResponse, rateLimitHeaders } from "./access_http.ts";
+import { apiKeyOf, deniedResponse, keyedCaching, rateLimitHeaders } from "./access_http.ts";
+import { optionsAnswer } from "./cors.ts";
+import { withHttpEdge } from "./http_edge.ts";
 import { restError } from "./responses.ts";
 import { type AppServices, type Program, type Route, type RouteContext, routes } from "./routes.ts";
 
 export type Handler = (request: Request) => Promise<Response>;
 
-const internalError = (cause: Cause.Cause<unknown>) => {
-  const requestId = crypto.randomUUID();
-  return Effect.as(
-    Effect.logError("unhandled failure", Cause.pretty(cause)).pipe(Effect.annotateLogs({ requestId })),
+/** The 500 envelope names the request id its log line carries (the run's `requestId` annotation). */
+export const internalError = (requestId: string) => (cause: Cause.Cause<unknown>) =>
+  Effect.as(
+    Effect.logError("unhandled failure", Cause.pretty(cause)),
     restError(500, `Internal error (request id ${requestId})`),
   );
-};
 
 /** The Ogmios client asks `<http address>/health`; with the key in the query that becomes `?apikey=KEY/health`. */
 const ogmiosHealthQuirk = (url: URL): URL | undefined => {
@@ -65,28 +68,36 @@ const match = (pathname: string) =>
 /** Builds the handler over a runtime whose layers are already built (it reads Access and AppConfig once). */
 export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, unknown>): Handler => {
   const [access, config] = runtime.runSync(Effect.all([Access, AppConfig]));
-  const run = <A>(effect: Effect.Effect<A, never, AppServices>) => runtime.runPromise(effect);
-  const respond = (result: Program | Response): Promise<Response> =>
-    result instanceof Response ? Promise.resolve(result) : run(Effect.catchAllCause(result, internalError));
+  const debug = LogLevel.lessThanEqual(config.logLevel, LogLevel.Debug);
   const withLimitHeaders = (response: Response, grant: Grant) => {
     if (response.status === 101) return response; // a WebSocket upgrade's headers are fixed
     for (const [k, v] of Object.entries(rateLimitHeaders(grant.limit))) response.headers.set(k, v);
+    keyedCaching(response.headers);
     return response;
   };
 
-  return (request) => {
+  const route = (request: Request, requestId: string): Promise<Response> => {
+    const run = <A>(effect: Effect.Effect<A, never, AppServices>) =>
+      runtime.runPromise(Effect.annotateLogs(effect, { requestId }));
+    const respond = (result: Program | Response): Promise<Response> =>
+      result instanceof Response
+        ? Promise.resolve(result)
+        : run(Effect.catchAllCause(result, internalError(requestId)));
     let url = new URL(request.url);
     url = ogmiosHealthQuirk(url) ?? url;
     const candidates = match(url.pathname);
     if (candidates.length === 0) {
       return Promise.resolve(restError(404, `No route for ${request.method} ${url.pathname}`));
     }
+    const allow = [...new Set(candidates.map((c) => c.route.method))];
+    if (request.method === "OPTIONS") {
+      return Promise.resolve(optionsAnswer(config.corsOrigins, request, allow));
+    }
     const method = request.method === "HEAD" ? "GET" : request.method;
     const found = candidates.find((c) => c.route.method === method);
     if (!found) {
-      const allow = [...new Set(candidates.map((c) => c.route.method))].join(", ");
       return Promise.resolve(
-        restError(405, `${request.method} is not allowed on ${url.pathname}`, { allow }),
+        restError(405, `${request.method} is not allowed on ${url.pathname}`, { allow: allow.join(", ") }),
       );
     }
     const { route, params } = found;
@@ -124,8 +135,24 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
           DatabaseUnavailable: () =>
             Effect.succeed(restError(503, "The key store is unavailable; try again shortly")),
         }),
-        Effect.catchAllCause(internalError),
+        Effect.catchAllCause(internalError(requestId)),
       ),
     );
   };
+
+  return withHttpEdge({
+    corsOrigins: config.corsOrigins,
+    answered: debug
+      ? (request, response, requestId, ms) =>
+        runtime.runSync(
+          Effect.logDebug("answered").pipe(Effect.annotateLogs({
+            requestId,
+            method: request.method,
+            path: new URL(request.url).pathname,
+            status: response.status,
+            ms: Math.round(ms * 10) / 10,
+          })),
+        )
+      : undefined,
+  }, route);
 };

@@ -33,7 +33,10 @@ import { serve } from "@src/rest/endpoint.ts";
 import { docsAsset, docsPage, openApiDocument } from "@src/rest/openapi.ts";
 import type { GraphqlSchemas } from "@layers/graphql_schemas.ts";
 import { graphqlHttp } from "@src/graphql/http.ts";
-import { graphiqlAsset, graphiqlPage } from "@src/graphql/graphiql.ts";
+import { graphiqlAsset, graphiqlHtml } from "@src/graphql/graphiql.ts";
+import { compressOnce } from "./compression.ts";
+import { htmlPage } from "./html_page.ts";
+import { landingHtml } from "./landing_page.ts";
 import { ogmiosHttp } from "./ogmios_http.ts";
 import { ogmiosWebSocket } from "./ogmios_ws.ts";
 import { json, restError } from "./responses.ts";
@@ -114,10 +117,21 @@ const graphqlRoutes = (network: Network, path: string): Array<Route> => [
     access: { family: "graphql", spend: "graphql" },
     run: (ctx) => graphqlHttp(ctx.request, network, ctx.grant!.key.tier),
   },
-  { method: "GET", path, access: "public", run: () => graphiqlPage(path) },
+  {
+    method: "GET",
+    path,
+    access: "public",
+    run: () => htmlPage(graphiqlHtml(path), { "cache-control": "public, max-age=3600" }),
+  },
 ];
 
 export const routes: ReadonlyArray<Route> = [
+  {
+    method: "GET",
+    path: "/",
+    access: "public",
+    run: () => htmlPage(landingHtml, { "cache-control": "public, max-age=300" }),
+  },
   {
     method: "GET",
     path: "/health",
@@ -135,7 +149,7 @@ export const routes: ReadonlyArray<Route> = [
     method: "GET",
     path: "/docs",
     access: "public",
-    run: () => new Response(docsPage, { headers: { "content-type": "text/html; charset=utf-8" } }),
+    run: () => htmlPage(docsPage),
   },
   {
     method: "GET",
@@ -143,9 +157,11 @@ export const routes: ReadonlyArray<Route> = [
     access: "public",
     run: (ctx) =>
       Effect.promise(async () =>
-        (await docsAsset(ctx.params.asset!)) ?? restError(404, `No docs asset ${ctx.params.asset}`)
+        await docsAsset(ctx.params.asset!).then((r) => r && compressOnce(r, `/docs/${ctx.params.asset}`)) ??
+          restError(404, `No docs asset ${ctx.params.asset}`)
       ),
   },
+  // keyed answers: the router turns `public` into `private` (access_http.ts keyedCaching says why)
   serve(
     api.price,
     { family: "rest", spend: "request" },
@@ -249,7 +265,10 @@ export const routes: ReadonlyArray<Route> = [
     access: "public",
     run: (ctx) =>
       Effect.promise(async () =>
-        (await graphiqlAsset(ctx.params.asset!)) ?? restError(404, `No GraphiQL asset ${ctx.params.asset}`)
+        await graphiqlAsset(ctx.params.asset!).then((r) =>
+          r && compressOnce(r, `/v1/graphiql/${ctx.params.asset}`)
+        ) ??
+          restError(404, `No GraphiQL asset ${ctx.params.asset}`)
       ),
   },
   ...ogmiosRoutes("mainnet", "/v1/ogmios"),

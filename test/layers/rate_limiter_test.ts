@@ -80,6 +80,14 @@ const scenarios = (
           const decisions = yield* spend(l, 3, "FREE", "graphql");
           assert.deepEqual(decisions.map((d) => d.allowed), [true, true, false]);
           assert.equal(decisions[2]!.exceeded, "graphql");
+          // the figures describe the budget that decided: GraphQL's 2, not the general 5
+          assert.deepEqual(decisions.map((d) => [d.budget, d.limit, d.remaining]), [
+            ["graphql", 2, 1],
+            ["graphql", 2, 0],
+            ["graphql", 2, 0],
+          ]);
+          const rest = yield* spend(l, 1, "FREE", "request");
+          assert.deepEqual([rest[0]!.budget, rest[0]!.limit, rest[0]!.remaining], ["rate", 5, 1]);
         })
       ),
   });

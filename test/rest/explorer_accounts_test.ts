@@ -46,7 +46,7 @@ Deno.test({
           pool!.view,
         );
         assert.equal(r.body.lifetimeRewards, rewards!.total);
-        assert.equal(r.headers.get("cache-control"), "public, max-age=60");
+        assert.equal(r.headers.get("cache-control"), "private, max-age=60");
         const [preprodPool] = await f.query<{ view: string }>(
           "preprod",
           "select view from pool_hash order by id limit 1",

@@ -58,7 +58,7 @@ Deno.test({
         assert.equal(byNumber.status, 200);
         const byHash = await f.get(`/v2/explorer/mainnet/block/${byNumber.body.hash}`);
         assert.deepEqual(byHash.body, byNumber.body);
-        assert.equal(byHash.headers.get("cache-control"), "public, max-age=86400");
+        assert.equal(byHash.headers.get("cache-control"), "private, max-age=86400");
         assert.equal(byNumber.body.epochSlotNo, byNumber.body.slotNo % 432_000);
         assert.ok(byNumber.body.poolId === null || byNumber.body.poolId.startsWith("pool1"));
         const genesisLed = await f.get("/v2/explorer/mainnet/block/0");

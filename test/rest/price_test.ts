@@ -80,7 +80,7 @@ Deno.test({
         const r = await withSource.get("/api/public/price");
         assert.equal(r.status, 200);
         assert.deepEqual(r.body, { ada_usd: 0.4321, updated_at: new Date(1_795_000_000_000).toISOString() });
-        assert.match(r.headers.get("cache-control") ?? "", /^public, max-age=\d+$/);
+        assert.match(r.headers.get("cache-control") ?? "", /^private, max-age=\d+$/);
       });
       await t.step("a source that never answered: 503 with a clear message", async () => {
         const r = await neverHad.get("/api/public/price");

@@ -33,7 +33,7 @@ Deno.test({
 
       await t.step("REST answers Ogmios' ProtocolParameters shape, cached an hour", async () => {
         assert.equal(rest.status, 200);
-        assert.equal(rest.headers.get("cache-control"), "public, max-age=3600");
+        assert.equal(rest.headers.get("cache-control"), "private, max-age=3600");
         await assertMatchesOgmiosSchema("cardano.json#/definitions/ProtocolParameters", rest.body);
       });
 

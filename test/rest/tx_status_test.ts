@@ -27,7 +27,7 @@ Deno.test({
             confirmations: tip!.n - tx.block_no! + 1,
             fee: tx.fee,
           });
-          assert.equal(r.headers.get("cache-control"), "public, max-age=5");
+          assert.equal(r.headers.get("cache-control"), "private, max-age=5");
         }
       });
 
@@ -71,7 +71,7 @@ Deno.test({
         assert.equal(again.status, 304);
         assert.equal(await again.text(), "");
         assert.equal(again.headers.get("etag"), etag);
-        assert.equal(again.headers.get("cache-control"), "public, max-age=5");
+        assert.equal(again.headers.get("cache-control"), "private, max-age=5");
         const other = await fetch(url, { headers: { apikey: f.key, "if-none-match": 'W/"other"' } });
         assert.equal(other.status, 200);
         await other.body?.cancel();

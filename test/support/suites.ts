@@ -1,15 +1,16 @@
 /**
  * Which suite a test file belongs to. The quick suite (`npm test`) is everything a change should be checked
  * against before it is committed; the slow suite (`npm run test:slow`, also run by CI) holds the scenario files
- * that drive a whole service through minutes of blocks, faults or a browser.
+ * that drive a whole service through minutes of blocks or faults; the browser suite (`npm run test:browser`, run
+ * once by CI since the backend does not matter to it) drives Debian's Chromium.
  */
-export type Suite = "quick" | "slow";
+export type Suite = "quick" | "slow" | "browser";
 
 const slow: ReadonlyArray<RegExp> = [
   /^test\/devnet\/e2e_/, // real clients against a running devnet, block after block
   /^test\/resilience\//, // attacks and outages against a running service
-  /^test\/browser\//, // headless Chromium
 ];
 
 /** `path` relative to the repository root, e.g. `test/devnet/e2e_payment_test.ts`. */
-export const suiteOf = (path: string): Suite => slow.some((p) => p.test(path)) ? "slow" : "quick";
+export const suiteOf = (path: string): Suite =>
+  path.startsWith("test/browser/") ? "browser" : slow.some((p) => p.test(path)) ? "slow" : "quick";

@@ -1,0 +1,51 @@
+/**
+ * What every answer passes through on its way out, in one place: its request id, the security headers, CORS
+ * for the operator's origins, and compression as the client accepts it. The router produces answers; this
+ * decorates them, whatever route (or 404/405/401/429/500) they came from.
+ */
+import type { CorsOrigins } from "@layers/config.ts";
+import { negotiateEncoding } from "./compression.ts";
+import { withCors } from "./cors.ts";
+import { requestIdHeader, requestIdOf } from "./request_id.ts";
+import { restError } from "./responses.ts";
+import { withSecurityHeaders } from "./security_headers.ts";
+
+export interface EdgeSettings {
+  readonly corsOrigins: CorsOrigins;
+  /** Called once per answer (the router logs it at debug level). */
+  readonly answered?: (request: Request, response: Response, requestId: string, ms: number) => void;
+}
+
+/** Wraps a handler that receives the request's id; what it returns goes out decorated. */
+export const withHttpEdge = (
+  settings: EdgeSettings,
+  handle: (request: Request, requestId: string) => Promise<Response>,
+) =>
+async (request: Request): Promise<Response> => {
+  const started = performance.now();
+  const requestId = requestIdOf(request);
+  let response: Response;
+  try {
+    response = await handle(request, requestId);
+  } catch { // the router turns failures into envelopes; this is the last guard
+    response = restError(500, `Internal error (request id ${requestId})`);
+  }
+  if (response.status === 101) {
+    // a WebSocket upgrade: Deno may hold its headers immutable
+    try {
+      response.headers.set(requestIdHeader, requestId);
+    } catch { /* the upgrade goes out without it */ }
+  } else {
+    try {
+      response.headers.set(requestIdHeader, requestId);
+    } catch { // immutable headers (Response.redirect, a fetched answer): decorate a copy
+      response = new Response(response.body, response);
+      response.headers.set(requestIdHeader, requestId);
+    }
+    withSecurityHeaders(response.headers);
+    withCors(settings.corsOrigins, request, response.headers);
+    response = await negotiateEncoding(request, response);
+  }
+  settings.answered?.(request, response, requestId, performance.now() - started);
+  return response;
+};
