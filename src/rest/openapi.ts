@@ -35,13 +35,16 @@ const headers = {
   },
 };
 
-/** Refinement names Effect writes as titles (`minLength(1)`, `int`): noise in the docs, dropped. */
+/**
+ * Without what Effect writes for its own bookkeeping: refinement names as titles (`minLength(1)`, `int`), noise
+ * in the docs, and `$id: "/schemas/unknown"` on every open value, one id for many schemas (invalid JSON Schema).
+ */
 const withoutTitles = (value: Json, parentKey = ""): Json => {
   if (Array.isArray(value)) return value.map((v) => withoutTitles(v));
   if (typeof value !== "object" || value === null) return value;
   const out: Record<string, Json> = {};
   for (const [key, v] of Object.entries(value)) {
-    if (key === "title" && parentKey !== "properties" && typeof v === "string") continue;
+    if ((key === "title" || key === "$id") && parentKey !== "properties" && typeof v === "string") continue;
     out[key] = withoutTitles(v, key);
   }
   return out;
