@@ -26,8 +26,6 @@ import { BooleanParam, Hash32, LimitParam, PageParam, PageSizeParam, Paginated }
 import { PoolStatus, Price, ProtocolParameters, PublicPoolInfo, StakeAccount, TxStatus } from "./public.ts";
 import { Health, KeyInfo, OgmiosHealth } from "./service.ts";
 
-export { apiKeySecurity } from "./access.ts";
-
 const summary = (text: string, description?: string) =>
   OpenApi.annotations(description === undefined ? { summary: text } : { summary: text, description });
 
