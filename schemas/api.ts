@@ -246,7 +246,9 @@ export class PublicGroup extends HttpApiGroup.make("public")
 
 export const health = HttpApiEndpoint.get("health", "/health")
   .addSuccess(Health)
-  .addError(Health.annotations(HttpApiSchema.annotations({ status: 503 })))
+  .addError(
+    Health.annotations(HttpApiSchema.annotations({ status: 503, description: "A database does not answer" })),
+  )
   .annotateContext(summary(
     "Each network's tip and database; no key needed",
     "503 (same body) when a network's database does not answer within two seconds.",

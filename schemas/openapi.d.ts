@@ -1798,7 +1798,7 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
-            /** @description Error */
+            /** @description A database does not answer */
             503: {
                 headers: {
                     [name: string]: unknown;
