@@ -85,7 +85,6 @@ export const openApiDocument = (() => {
       "Cardano chain data from cardano-db-sync: public REST, explorer, GraphQL and Ogmios-compatible " +
       "JSON-RPC, for mainnet and preprod. Every endpoint but /health, the Ogmios health documents, GraphiQL, " +
       "the GraphQL SDL and this document needs an API key.",
-    license: { name: "Apache-2.0", url: "https://www.apache.org/licenses/LICENSE-2.0" },
   };
   doc.servers = [{ url: "/", description: "This service" }];
   doc.security = [{ apikey: [] }];
