@@ -107,6 +107,24 @@ export const Block = Schema.Struct({
   totalFees: Lovelace,
 }).annotations({ identifier: "Block" });
 
+/**
+ * A transaction as listed in its block (`/block/{id}/txs`): enough to pick one, the rest at `/tx/{hash}`. Not a
+ * resource of the spec; the Block resource's field list is fixed, so a block reaches its transactions here.
+ */
+export const BlockTransaction = Schema.Struct({
+  hash: Hash32,
+  blockIndex: Schema.Int.annotations({ description: "the transaction's position in its block, from 0" }),
+  fee: Lovelace,
+  totalOutput: Lovelace,
+  deposit: Schema.String.pipe(Schema.pattern(/^-?\d+$/)).annotations({
+    description: "deposits paid minus deposits refunded, in lovelace (negative for a net refund)",
+  }),
+  size: Schema.Int.annotations({ description: "bytes" }),
+  validContract: Schema.Boolean.annotations({
+    description: "false for a transaction whose scripts failed (its collateral was taken)",
+  }),
+}).annotations({ identifier: "BlockTransaction" });
+
 export const BlockSummary = Schema.Struct({
   blockNo: Schema.Int,
   hash: Hash32,

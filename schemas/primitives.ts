@@ -24,14 +24,19 @@ export const Hash32 = Schema.String.pipe(
   Schema.annotations({ description: "64 lower-case hexadecimal characters" }),
 );
 
-/** An integer query parameter within bounds, with a default; the message names the bound broken. */
+/**
+ * An integer query parameter within bounds, with a default; the message names the bound broken. The OpenAPI
+ * document describes parameters by their decoded side (an integer from `min` to `max`), as a client writes them.
+ */
 const boundedInt = (min: number, max: number, fallback: number) =>
   Schema.optionalWith(
     Schema.NumberFromString.annotations({ message: () => "must be a number" }).pipe(
       Schema.int({ message: () => "must be a whole number" }),
       Schema.greaterThanOrEqualTo(min, { message: () => `must be at least ${min}` }),
       Schema.lessThanOrEqualTo(max, { message: () => `must be at most ${max}` }),
-    ),
+    ).annotations({
+      jsonSchema: { type: "integer", minimum: min, maximum: max, default: fallback },
+    }),
     { default: () => fallback },
   );
 
@@ -50,7 +55,7 @@ export const BooleanParam = (name: string) =>
       ),
       Schema.Boolean,
       { strict: true, decode: (s) => s === "true" || s === "1", encode: (b) => (b ? "true" : "false") },
-    ),
+    ).annotations({ jsonSchema: { type: "boolean", default: false, description: "true or false (1 or 0)" } }),
     { default: () => false },
   );
 

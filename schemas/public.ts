@@ -12,12 +12,7 @@ export const TxStatus = Schema.Struct({
 }).annotations({ identifier: "TxStatus" });
 export type TxStatus = typeof TxStatus.Type;
 
-/** An open object in Ogmios' ledger-query format (the spec names a few members; all of Ogmios' are present). */
-export const ProtocolParameters = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
-  identifier: "ProtocolParameters",
-  description: "Ogmios v6 ProtocolParameters: minFeeCoefficient, minFeeConstant, maxBlockBodySize, " +
-    "maxTransactionSize, stakeCredentialDeposit, stakePoolDeposit, plutusCostModels, ...",
-});
+export { ProtocolParameters } from "./protocol_parameters.ts";
 
 export const Price = Schema.Struct({
   ada_usd: Schema.Number,

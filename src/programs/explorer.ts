@@ -1,13 +1,14 @@
 /**
- * The explorer's block and statistics programs (`/v2/explorer/{network}/blocks|block/{id}|stats`): the queries
- * of src/queries/blocks.ts and network_stats.ts, with what changes once an epoch cached per epoch and the
- * transaction total cached for 20 s.
+ * The explorer's block and statistics programs (`/v2/explorer/{network}/blocks|block/{id}|block/{id}/txs|
+ * stats`): the queries of src/queries/blocks.ts, block_transactions.ts and network_stats.ts, with what changes
+ * once an epoch cached per epoch and the transaction total cached for 20 s.
  */
 import { Effect } from "effect";
 import { Cache } from "@layers/cache.ts";
 import { ChainDatabases } from "@layers/chain_db.ts";
 import type { Network } from "@schemas/network.ts";
 import { blockById, recentBlocks } from "@src/queries/blocks.ts";
+import { blockTransactions as blockTransactionsQuery } from "@src/queries/block_transactions.ts";
 import { epochFigures, tipPosition, totalTransactions } from "@src/queries/network_stats.ts";
 import { fromSql } from "@src/rest/endpoint.ts";
 import { NotFoundError } from "@src/rest/failures.ts";
@@ -63,3 +64,17 @@ export const stats = Effect.fn("explorer.stats")(function* (network: Network) {
     ...figures,
   };
 });
+
+export const blockTransactions = Effect.fn("explorer.blockTransactions")(
+  function* (network: Network, id: number | string, page: number, limit: number) {
+    const db = (yield* ChainDatabases).get(network);
+    const found = yield* atTip(
+      network,
+      `block-txs:${id}:${page}:${limit}`,
+      blockTransactionsQuery(db.sql, typeof id === "number" ? { number: id } : { hash: id }, { page, limit })
+        .pipe(Effect.mapError(fromSql(network))),
+    );
+    if (!found) return yield* new NotFoundError({ message: `Block ${id} not found on ${network}` });
+    return found;
+  },
+);

@@ -3,7 +3,8 @@
  * hour per network (spec: "protocol parameters 1 hour"). Served by `GET /api/public/protocol-parameters` and the
  * JSON-RPC method `queryLedgerState/protocolParameters`.
  */
-import { Effect } from "effect";
+import { Effect, Schema } from "effect";
+import { ProtocolParameters } from "@schemas/protocol_parameters.ts";
 import { Cache } from "@layers/cache.ts";
 import { ChainDatabases } from "@layers/chain_db.ts";
 import type { Network } from "@schemas/network.ts";
@@ -49,7 +50,17 @@ export const protocolParametersFromNode = Effect.fn("protocolParameters.fromNode
         Effect.mapError((e) =>
           new NodeUnavailable({ message: `Protocol parameters from ${client.description}: ${e.message}` })
         ),
-        Effect.map((value) => value as Record<string, unknown>),
+        // the answer is Ogmios' shape, typed; an upstream answering something else is an upstream fault
+        Effect.flatMap((value) =>
+          Schema.decodeUnknown(ProtocolParameters)(value).pipe(
+            Effect.mapError((e) =>
+              new NodeUnavailable({
+                message:
+                  `Protocol parameters from ${client.description} are not in Ogmios' shape: ${e.message}`,
+              })
+            ),
+          )
+        ),
       ),
     );
   },

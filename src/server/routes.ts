@@ -2,7 +2,7 @@
  * Every URL the service answers, with who may call it and what it costs (spec: Endpoints). A newcomer finds an
  * endpoint here first; `run` leads to its program.
  */
-import { Effect } from "effect";
+import { Effect, Schema } from "effect";
 import type { Access, AccessShape, Grant } from "@layers/access.ts";
 import type { AppConfig, AppConfigShape } from "@layers/config.ts";
 import type { Cache } from "@layers/cache.ts";
@@ -27,6 +27,7 @@ import { health } from "@src/programs/health.ts";
 import { keyInfo } from "@src/programs/key_info.ts";
 import { ogmiosHealth } from "@src/programs/ogmios_health.ts";
 import * as api from "@schemas/api.ts";
+import { Health, KeyInfo } from "@schemas/service.ts";
 import { protocolParametersFromNode } from "@src/programs/protocol_parameters.ts";
 import { txStatus } from "@src/programs/tx_status.ts";
 import { serve } from "@src/rest/endpoint.ts";
@@ -34,6 +35,7 @@ import { docsAsset, docsPage, openApiDocument } from "@src/rest/openapi.ts";
 import type { GraphqlSchemas } from "@layers/graphql_schemas.ts";
 import { graphqlHttp } from "@src/graphql/http.ts";
 import { graphiqlAsset, graphiqlHtml } from "@src/graphql/graphiql.ts";
+import { graphqlSdl } from "@src/graphql/sdl.ts";
 import { compressOnce } from "./compression.ts";
 import { htmlPage } from "./html_page.ts";
 import { landingHtml } from "./landing_page.ts";
@@ -78,6 +80,8 @@ export interface Route {
 }
 
 const noStore = { "cache-control": "no-store" };
+const encodeHealth = Schema.encodeSync(Health);
+const encodeKeyInfo = Schema.encodeSync(KeyInfo);
 const ogmios = { family: "ogmios", spend: "request" } as const;
 
 const ogmiosRoutes = (network: Network, base: string): Array<Route> => [
@@ -123,6 +127,16 @@ const graphqlRoutes = (network: Network, path: string): Array<Route> => [
     access: "public",
     run: () => htmlPage(graphiqlHtml(path), { "cache-control": "public, max-age=3600" }),
   },
+  {
+    method: "GET",
+    path: `${path}/schema.graphql`,
+    access: "public",
+    run: () =>
+      Effect.map(graphqlSdl(network), (sdl) =>
+        new Response(sdl, {
+          headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "public, max-age=3600" },
+        })),
+  },
 ];
 
 export const routes: ReadonlyArray<Route> = [
@@ -134,17 +148,17 @@ export const routes: ReadonlyArray<Route> = [
   },
   {
     method: "GET",
-    path: "/health",
+    path: api.health.path,
     access: "public",
-    run: () => Effect.map(health(), (h) => json(h, h.status === "ok" ? 200 : 503, noStore)),
+    run: () => Effect.map(health(), (h) => json(encodeHealth(h), h.status === "ok" ? 200 : 503, noStore)),
   },
   {
     method: "GET",
-    path: "/v1/key",
+    path: api.keyInfo.path,
     access: { family: "account", spend: "request" },
-    run: (ctx) => json(keyInfo(ctx.grant!, ctx.config.limits), 200, noStore),
+    run: (ctx) => json(encodeKeyInfo(keyInfo(ctx.grant!, ctx.config.limits)), 200, noStore),
   },
-  { method: "GET", path: "/openapi.json", access: "public", run: () => json(openApiDocument, 200) },
+  { method: "GET", path: api.openApi.path, access: "public", run: () => json(openApiDocument, 200) },
   {
     method: "GET",
     path: "/docs",
@@ -241,6 +255,15 @@ export const routes: ReadonlyArray<Route> = [
     { family: "explorer", spend: "request" },
     ({ path }) => explorer.block(path.network, path.id),
     // what a hash names never changes (a rolled-back block disappears: 404); a number's block can, near the tip
+    (found, { path }) => ({
+      "cache-control": typeof path.id === "string" ? "public, max-age=86400" : "public, max-age=20",
+      link: `</v2/explorer/${path.network}/block/${found.hash}/txs>; rel="transactions"`,
+    }),
+  ),
+  serve(
+    api.blockTransactions,
+    { family: "explorer", spend: "request" },
+    ({ path, query }) => explorer.blockTransactions(path.network, path.id, query.page, query.limit),
     (_, { path }) => ({
       "cache-control": typeof path.id === "string" ? "public, max-age=86400" : "public, max-age=20",
     }),
@@ -257,8 +280,8 @@ export const routes: ReadonlyArray<Route> = [
     ({ path, query }) => explorerDReps.dreps(path.network, query),
     () => ({ "cache-control": "public, max-age=20" }),
   ),
-  ...graphqlRoutes("mainnet", "/v1/graphql"),
-  ...graphqlRoutes("preprod", "/v1/preprod/graphql"),
+  ...graphqlRoutes("mainnet", api.graphql.path),
+  ...graphqlRoutes("preprod", api.graphqlPreprod.path),
   {
     method: "GET",
     path: "/v1/graphiql/:asset",
@@ -271,6 +294,6 @@ export const routes: ReadonlyArray<Route> = [
           restError(404, `No GraphiQL asset ${ctx.params.asset}`)
       ),
   },
-  ...ogmiosRoutes("mainnet", "/v1/ogmios"),
-  ...ogmiosRoutes("preprod", "/v1/preprod/ogmios"),
+  ...ogmiosRoutes("mainnet", api.ogmios.path),
+  ...ogmiosRoutes("preprod", api.ogmiosPreprod.path),
 ];

@@ -1,4 +1,7 @@
-/** Explorer blocks, block by number or hash, and network stats: values against SQL, paging bounds, errors. */
+/**
+ * Explorer blocks, block by number or hash, a block's transactions, and network stats: values against SQL, paging
+ * bounds, errors.
+ */
 import assert from "node:assert/strict";
 import { startRestFixture } from "../support/rest.ts";
 
@@ -63,6 +66,88 @@ Deno.test({
         assert.ok(byNumber.body.poolId === null || byNumber.body.poolId.startsWith("pool1"));
         const genesisLed = await f.get("/v2/explorer/mainnet/block/0");
         assert.equal(genesisLed.body.poolId, null, "epoch 0 blocks are made by genesis delegates");
+      });
+
+      await t.step("a block's transactions: block order, paged, linked from the block", async () => {
+        const [busiest] = await f.query<{ n: number; hash: string; txs: number }>(
+          "mainnet",
+          `select b.block_no as n, encode(b.hash, 'hex') as hash, count(t.id)::int as txs
+           from block b join tx t on t.block_id = b.id where b.block_no is not null
+           group by b.id order by count(t.id) desc, b.id limit 1`,
+        );
+        assert.ok(busiest && busiest.txs >= 3, "the demo chain has a block with several transactions");
+        const expected = await f.query<Record<string, unknown>>(
+          "mainnet",
+          `select encode(t.hash, 'hex') as hash, t.block_index as "blockIndex", t.fee::text as fee,
+                  t.out_sum::text as "totalOutput", coalesce(t.deposit, 0)::text as deposit, t.size,
+                  t.valid_contract as "validContract"
+           from tx t join block b on b.id = t.block_id where b.block_no = $1 order by t.block_index`,
+          busiest.n,
+        );
+        const all = await f.get(`/v2/explorer/mainnet/block/${busiest.n}/txs?limit=100`);
+        assert.equal(all.status, 200);
+        assert.deepEqual(all.body, {
+          total: busiest.txs,
+          page: 1,
+          pageSize: 100,
+          hasMore: false,
+          data: expected.map((r) => ({ ...r, blockIndex: Number(r.blockIndex), size: Number(r.size) })),
+        });
+        const page2 = await f.get(`/v2/explorer/mainnet/block/${busiest.hash}/txs?page=2&limit=2`);
+        assert.deepEqual(page2.body.data, all.body.data.slice(2, 4));
+        assert.equal(page2.body.hasMore, busiest.txs > 4);
+        assert.equal(page2.headers.get("cache-control"), "public, max-age=86400");
+        const past = await f.get(`/v2/explorer/mainnet/block/${busiest.n}/txs?page=1000&limit=100`);
+        assert.deepEqual([past.status, past.body.data, past.body.total], [200, [], busiest.txs]);
+        // the block answer names where its transactions are, and following it gives them
+        const block = await f.get(`/v2/explorer/mainnet/block/${busiest.n}`);
+        const link = block.headers.get("link");
+        assert.equal(link, `</v2/explorer/mainnet/block/${busiest.hash}/txs>; rel="transactions"`);
+        const followed = await f.get(`${link!.slice(1, link!.indexOf(">"))}?limit=100`);
+        assert.deepEqual(followed.body.data, all.body.data);
+        assert.equal(block.body.txCount, followed.body.total);
+        const empty = await f.query<{ n: number }>(
+          "mainnet",
+          "select block_no as n from block where block_no is not null and tx_count = 0 limit 1",
+        );
+        if (empty[0]) {
+          const none = await f.get(`/v2/explorer/mainnet/block/${empty[0].n}/txs`);
+          assert.deepEqual([none.status, none.body.total, none.body.data], [200, 0, []]);
+        }
+        for (
+          const [path, status, message] of [
+            ["/v2/explorer/mainnet/block/99999999/txs", 404, /^Block 99999999 not found on mainnet$/],
+            [
+              `/v2/explorer/mainnet/block/${busiest.n}/txs?limit=101`,
+              400,
+              /^Invalid limit: must be at most 100$/,
+            ],
+            ["/v2/explorer/mainnet/block/x/txs", 400, /^Invalid id: /],
+          ] as const
+        ) {
+          const r = await f.get(path);
+          assert.equal(r.status, status, path);
+          assert.match(r.body.message, message, path);
+        }
+      });
+
+      await t.step("a block's transactions are an index range (idx_tx_block_id), not a scan", async () => {
+        const [block] = await f.query<{ id: string }>(
+          "mainnet",
+          "select id::text from block where block_no is not null order by tx_count desc limit 1",
+        );
+        // the statement of src/queries/block_transactions.ts, planned as the service runs it
+        const [plan] = await f.query<{ "QUERY PLAN": unknown }>(
+          "mainnet",
+          `explain (format json)
+           select encode(t.hash, 'hex'), t.block_index, t.fee::text, t.out_sum::text,
+                  coalesce(t.deposit, 0)::text, t.size, t.valid_contract
+           from tx t where t.block_id = $1 order by t.block_index limit 25 offset 0`,
+          block!.id,
+        );
+        const text = JSON.stringify(plan!["QUERY PLAN"]);
+        assert.match(text, /"Index Name":"idx_tx_block_id"/, text);
+        assert.doesNotMatch(text, /"Seq Scan"/, text);
       });
 
       await t.step("preprod is its own chain", async () => {

@@ -1,0 +1,22 @@
+/**
+ * The key every endpoint but the public ones needs (spec: Authentication), as the OpenAPI document states it:
+ * the `apikey` header (src/server/access_http.ts also reads `Authorization: Bearer` and the `apikey` query
+ * parameter) and the refusals the access layer answers with. Attached to an endpoint with `.middleware(ApiKey)`;
+ * the service's router enforces it (src/server/router.ts), this Tag only describes it.
+ */
+import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform";
+import { Schema } from "effect";
+import { Forbidden, TooManyRequests, Unauthorized } from "./errors.ts";
+
+export const apiKeySecurity = HttpApiSecurity.apiKey({ key: "apikey", in: "header" }).pipe(
+  HttpApiSecurity.annotate(
+    OpenApi.Description,
+    "An API key (`npm run keys -- create`). Also accepted as `Authorization: Bearer <key>` or the `apikey` " +
+      "query parameter (the WebSocket form).",
+  ),
+);
+
+export class ApiKey extends HttpApiMiddleware.Tag<ApiKey>()("ApiKey", {
+  failure: Schema.Union(Unauthorized, Forbidden, TooManyRequests),
+  security: { apikey: apiKeySecurity },
+}) {}
