@@ -52,28 +52,54 @@ const attack = async (f: GraphqlFixture, query: string, key = f.freeKey): Promis
       break;
     }
   }
-  let answer;
+  let reply;
   try {
-    answer = await request;
+    reply = await request;
   } catch (e) {
     throw new Error(`the hostile request was not answered within ${refusedWithinMs + 1000} ms: ${e}`);
   }
-  return { ...answer, healthMs };
+  return { ...reply, healthMs };
 };
 
-/** The request was refused with one error matching `message`, in time, and /health stayed fast meanwhile. */
-const assertRefused = (a: Attack, message: RegExp) => {
-  assert.equal(a.status, 200);
-  assert.equal(a.body.data, undefined, "refused, not answered");
-  assert.equal(a.body.errors?.length, 1, JSON.stringify(a.body).slice(0, 300));
-  assert.equal(a.body.errors[0].extensions.code, "validation-failed");
-  assert.match(a.body.errors[0].message, message);
-  assert.ok(a.ms < refusedWithinMs, `refused after ${Math.round(a.ms)} ms`);
-  const slowest = Math.max(...a.healthMs);
-  assert.ok(
-    slowest < healthWithinMs,
-    `/health took up to ${Math.round(slowest)} ms while the request ran (${a.healthMs.map(Math.round)})`,
+/** Attempts per hostile request: the machine is shared, so one slow /health may be someone else's load. */
+const attempts = 3;
+
+/**
+ * `query` is refused with one error matching `message`, within 2 s, while /health answers in under 100 ms. The
+ * refusal is checked on every attempt; the timing holds if it holds on one of `attempts` (a service that
+ * blocks fails them all).
+ */
+const assertRefused = async (f: GraphqlFixture, query: string, message: RegExp, key = f.freeKey) => {
+  const seen: Array<string> = [];
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    const a = await attack(f, query, key);
+    const slowest = Math.max(...a.healthMs);
+    seen.push(`answered in ${Math.round(a.ms)} ms, /health ${a.healthMs.map(Math.round).join("/")} ms`);
+    console.log(`  ${seen.at(-1)}`);
+    assert.equal(a.status, 200);
+    assert.equal(a.body.data, undefined, "refused, not answered");
+    assert.equal(a.body.errors?.length, 1, JSON.stringify(a.body).slice(0, 300));
+    assert.equal(a.body.errors[0].extensions.code, "validation-failed");
+    assert.match(a.body.errors[0].message, message);
+    if (a.ms < refusedWithinMs && slowest < healthWithinMs) return;
+  }
+  assert.fail(
+    `not refused within ${refusedWithinMs} ms with /health under ${healthWithinMs} ms: ${seen.join("; ")}`,
   );
+};
+
+/** A query that must answer: its data, within a bound (a stalled service fails the test, never hangs it). */
+const answer = async (f: GraphqlFixture, query: string, key = f.freeKey): Promise<Json> => {
+  const r = await fetch(`${f.service.base}/v1/graphql`, {
+    method: "POST",
+    headers: { apikey: key, "content-type": "application/json" },
+    body: JSON.stringify({ query }),
+    signal: AbortSignal.timeout(15_000),
+  });
+  const body = await r.json();
+  assert.equal(r.status, 200);
+  assert.equal(body.errors, undefined, JSON.stringify(body.errors));
+  return body.data;
 };
 
 /** `{ block { ...F0 } }` where each fragment spreads the next one twice, `levels` deep. */
@@ -97,20 +123,20 @@ Deno.test({
     try {
       // warm: the first answers pay for compiling code paths, which is not what is measured
       for (let i = 0; i < 3; i++) await (await fetch(`${f.service.base}/health`)).body?.cancel();
-      await f.free.request("{ block(order_by: {id: desc}, limit: 1) { hash } }");
+      await answer(f, "{ block(order_by: {id: desc}, limit: 1) { hash } }");
 
       await t.step(
         "a fragment chain (each spreads the next twice, 20 levels) is refused by its size",
         async () => {
           const query = fragmentChain(20);
           assert.ok(query.length < 1000, `${query.length} bytes`);
-          const a = await attack(f, query);
-          assertRefused(
-            a,
+          await assertRefused(
+            f,
+            query,
             /at least [\d,]+ field selections once its fragments are expanded; the FREE limit is 2,500/,
           );
           // the same shape, small, still works: fragments are expanded, not refused as such
-          const small = await f.free.request<Json>(fragmentChain(3));
+          const small = await answer(f, fragmentChain(3));
           assert.equal(small.block.length, 1);
           assert.match(small.block[0].hash, /^[0-9a-f]{64}$/);
         },
@@ -120,19 +146,23 @@ Deno.test({
         "1,000 aliases of a 1,000-row tx_out list: one row budget for the whole query",
         async () => {
           const query = aliases(1000, () => "tx_out(order_by: {id: desc}, limit: 1000) { id value }");
-          const a = await attack(f, query);
-          assertRefused(a, /at least 21,000 rows .* the FREE limit is 20,000 per query \(PAID 2,000,000\)/);
-          // each alias alone is fine, and ten of them too (10 x 1,000 rows)
-          const ten = await f.free.request<Json>(
-            aliases(10, () => "tx_out(order_by: {id: desc}, limit: 1000) { id }"),
+          await assertRefused(
+            f,
+            query,
+            /at least 21,000 rows .* the FREE limit is 20,000 per query \(PAID 2,000,000\)/,
           );
+          // each alias alone is fine, and ten of them too (10 x 1,000 rows)
+          const ten = await answer(f, aliases(10, () => "tx_out(order_by: {id: desc}, limit: 1000) { id }"));
           assert.equal(ten.a9.length, 1000);
         },
       );
 
       await t.step("200 aliased introspections: root fields and introspection are counted", async () => {
-        const a = await attack(f, aliases(200, () => "__schema { types { name fields { name } } }"));
-        assertRefused(a, /at least 21 root fields \(aliases count\); the FREE limit is 20 per query/);
+        await assertRefused(
+          f,
+          aliases(200, () => "__schema { types { name fields { name } } }"),
+          /at least 21 root fields \(aliases count\); the FREE limit is 20 per query/,
+        );
         // fewer aliases, each a full introspection: the introspection budget (two full ones)
         const full = parse(getIntrospectionQuery());
         const schemaField = print(
@@ -141,23 +171,29 @@ Deno.test({
         const three = `{ ${[0, 1, 2].map((i) => `s${i}: ${schemaField}`).join(" ")} } ${
           full.definitions.slice(1).map(print).join(" ")
         }`;
-        const b = await attack(f, three);
-        assertRefused(b, /introspection would produce at least [\d,]+ values; the limit is 2 full schema/);
+        await assertRefused(
+          f,
+          three,
+          /introspection would produce at least [\d,]+ values; the limit is 2 full schema/,
+        );
         // one full introspection, as GraphiQL and code generators send it, answers
-        const one = await f.free.request<Json>(getIntrospectionQuery());
+        const one = await answer(f, getIntrospectionQuery());
         assert.ok(one.__schema.types.length > 100);
       });
 
       await t.step(
         "id: {_gt: 0} on tx_out is no filter: the planner says it reads the whole table",
         async () => {
-          const a = await attack(
+          await assertRefused(
             f,
             "{ tx_out(where: {id: {_gt: 0}}, order_by: {value: desc}, limit: 1000) { id value } }",
+            /matches about 100% of tx_out's [\d,]+ rows .* does not narrow the scan/,
           );
-          assertRefused(a, /matches about 100% of tx_out's [\d,]+ rows .* does not narrow the scan/);
-          const count = await attack(f, "{ tx_aggregate(where: {id: {_gt: 0}}) { aggregate { count } } }");
-          assertRefused(count, /does not narrow the scan.*or set a limit/);
+          await assertRefused(
+            f,
+            "{ tx_aggregate(where: {id: {_gt: 0}}) { aggregate { count } } }",
+            /does not narrow the scan.*or set a limit/,
+          );
         },
       );
 
@@ -172,32 +208,31 @@ Deno.test({
           "select o.id::text as id, encode(t.hash, 'hex') as hash from tx_out o join tx t on t.id = o.tx_id " +
             "order by o.id limit 1 offset 4",
         );
-        const byId = await f.free.request<Json>(`{ tx_out(where: {id: {_eq: ${out!.id}}}) { id } }`);
+        const byId = await answer(f, `{ tx_out(where: {id: {_eq: ${out!.id}}}) { id } }`);
         assert.deepEqual(byId.tx_out, [{ id: out!.id }]);
-        const byHash = await f.free.request<Json>(
+        const byHash = await answer(
+          f,
           `{ tx(where: {hash: {_eq: "${out!.hash}"}}) { hash tx_outs(limit: 5) { id } } }`,
         );
         assert.equal(byHash.tx[0].hash, out!.hash);
-        const block = await f.free.request<Json>(
-          `{ block(where: {hash: {_eq: "${tip!.hash}"}}) { block_no } }`,
-        );
+        const block = await answer(f, `{ block(where: {hash: {_eq: "${tip!.hash}"}}) { block_no } }`);
         assert.equal(block.block[0].block_no, tip!.block_no);
-        const recent = await f.free.request<Json>(
-          `{ block(where: {block_no: {_gt: ${
-            tip!.block_no - 10
-          }}}, order_by: {block_no: desc}) { block_no } }`,
+        const since = tip!.block_no - 10;
+        const recent = await answer(
+          f,
+          `{ block(where: {block_no: {_gt: ${since}}}, order_by: {block_no: desc}) { block_no } }`,
         );
         assert.equal(recent.block.length, 10);
         // a filter matching everything, but an index order and a limit bound the read: a keyset page
-        const page = await f.free.request<Json>(
+        const page = await answer(
+          f,
           "{ tx_out(where: {id: {_gt: 0}}, order_by: {id: asc}, limit: 100) { id } }",
         );
         assert.equal(page.tx_out.length, 100);
         // the row budget is per tier: 200 blocks with 100 txs each is too much for FREE, fine for PAID
         const nested = "{ block(order_by: {id: desc}, limit: 200) { txes { hash } } }";
-        const free = await attack(f, nested);
-        assertRefused(free, /at least 20,200 rows/);
-        const paid = await f.paid.request<Json>(nested);
+        await assertRefused(f, nested, /at least 20,200 rows/);
+        const paid = await answer(f, nested, f.paidKey);
         assert.equal(paid.block.length, 200);
       });
     } finally {
