@@ -74,8 +74,8 @@ const zero = (): Cost => ({
  */
 type Mode = "data" | "all" | "any";
 
-/** Counts of the schema's introspection answer: totals and the largest per type (or field, directive). */
-interface SchemaCounts {
+/** Sizes of the schema's introspection answer: totals and the largest per type (or field, directive). */
+interface SchemaSizes {
   readonly types: number;
   readonly fields: readonly [total: number, most: number];
   readonly args: readonly [total: number, most: number];
@@ -85,19 +85,19 @@ interface SchemaCounts {
   readonly possibleTypes: readonly [total: number, most: number];
   readonly directives: number;
   readonly directiveArgs: readonly [total: number, most: number];
-  /** What the fullest standard introspection query costs here. */
-  fullIntrospection: number;
 }
 
-const countsBySchema = new WeakMap<GraphQLSchema, SchemaCounts>();
+const sizesBySchema = new WeakMap<GraphQLSchema, SchemaSizes>();
+/** What the fullest standard introspection query costs, per schema. */
+const fullIntrospectionBySchema = new WeakMap<GraphQLSchema, number>();
 
 const tally = () => {
   const t = [0, 0] as [number, number];
   return { t, add: (n: number) => (t[0] += n, t[1] = Math.max(t[1], n)) };
 };
 
-const schemaCounts = (schema: GraphQLSchema, model: SchemaModel): SchemaCounts => {
-  const known = countsBySchema.get(schema);
+const sizesOf = (schema: GraphQLSchema): SchemaSizes => {
+  const known = sizesBySchema.get(schema);
   if (known) return known;
   const [fields, args, inputFields, enumValues, interfaces, possibleTypes, directiveArgs] = Array.from(
     { length: 7 },
@@ -115,7 +115,7 @@ const schemaCounts = (schema: GraphQLSchema, model: SchemaModel): SchemaCounts =
     if ("getTypes" in type) possibleTypes!.add(type.getTypes().length);
   }
   for (const d of schema.getDirectives()) directiveArgs!.add(d.args.length);
-  const counts: SchemaCounts = {
+  const sizes: SchemaSizes = {
     types: types.length,
     fields: fields!.t,
     args: args!.t,
@@ -125,9 +125,14 @@ const schemaCounts = (schema: GraphQLSchema, model: SchemaModel): SchemaCounts =
     possibleTypes: possibleTypes!.t,
     directives: schema.getDirectives().length,
     directiveArgs: directiveArgs!.t,
-    fullIntrospection: Infinity,
   };
-  countsBySchema.set(schema, counts);
+  sizesBySchema.set(schema, sizes);
+  return sizes;
+};
+
+const fullIntrospectionOf = (schema: GraphQLSchema, model: SchemaModel): number => {
+  const known = fullIntrospectionBySchema.get(schema);
+  if (known !== undefined) return known;
   const full = parse(getIntrospectionQuery({
     descriptions: true,
     specifiedByUrl: true,
@@ -137,8 +142,9 @@ const schemaCounts = (schema: GraphQLSchema, model: SchemaModel): SchemaCounts =
   }));
   const unlimited = { rows: Infinity, fields: Infinity, selections: Infinity, rootFields: Infinity };
   const measured = measure(schema, model, full, operationOf(full), {}, unlimited, Infinity);
-  counts.fullIntrospection = "cost" in measured ? measured.cost.introspection : Infinity;
-  return counts;
+  const cost = "cost" in measured ? measured.cost.introspection : Infinity;
+  fullIntrospectionBySchema.set(schema, cost);
+  return cost;
 };
 
 /** A budget exceeded: where, and the message. */
@@ -163,7 +169,7 @@ interface Walk {
   readonly budget: QueryBudget;
   readonly introspectionLimit: number;
   readonly tier: Tier | undefined;
-  readonly counts: SchemaCounts | undefined;
+  readonly sizes: SchemaSizes;
   /** Fragment costs by name and context; null while being costed (a cycle). */
   readonly memo: Map<string, Cost | null>;
   /** Selection sets being walked now. */
@@ -228,7 +234,7 @@ const objectType = (schema: GraphQLSchema, name: string): GraphQLObjectType | un
 };
 
 /** Introspection lists: totals when the parents are each element once, the largest count otherwise. */
-const introspectionEach = (c: SchemaCounts, parent: string, field: string, mode: Mode): number => {
+const introspectionEach = (c: SchemaSizes, parent: string, field: string, mode: Mode): number => {
   const per = (t: readonly [number, number], among: number) =>
     mode === "all" ? t[0] / Math.max(1, among) : t[1];
   switch (`${parent}.${field}`) {
@@ -289,7 +295,7 @@ const step = (
   const list = isListType(getNullableType(def.type));
   if (mode !== "data") {
     const key = `${parent!.name}.${name}`;
-    const each = w.counts ? introspectionEach(w.counts, parent!.name, name, mode) : 1;
+    const each = introspectionEach(w.sizes, parent!.name, name, mode);
     const all = fromSchema.has(key) || mode === "all" && ofEach.has(key);
     return { type, each: Math.max(1, each), rows: false, mode: all ? "all" : "any" };
   }
@@ -503,7 +509,7 @@ const measure = (
     budget,
     introspectionLimit,
     tier,
-    counts: tier === undefined ? countsBySchema.get(schema) : schemaCounts(schema, model),
+    sizes: sizesOf(schema),
     memo: new Map(),
     nesting: 0,
   };
@@ -530,7 +536,6 @@ export const refuseCostly = (
   variables: Readonly<Record<string, unknown>>,
   tier: Tier,
 ): CostRefusal | undefined => {
-  const counts = schemaCounts(schema, model);
   const measured = measure(
     schema,
     model,
@@ -538,7 +543,7 @@ export const refuseCostly = (
     operation,
     variables,
     queryBudget[tier],
-    introspectionBudget * counts.fullIntrospection,
+    introspectionBudget * fullIntrospectionOf(schema, model),
     tier,
   );
   if (measured instanceof Exceeded) return { message: measured.message, path: measured.path };
