@@ -2,8 +2,9 @@
  * Runs one GraphQL request: parse, decide its cost for the tier (depth, rows, field values, root fields,
  * introspection: cost.ts) before anything else, validate against the network's generated schema, coerce the
  * variables, compile to one SQL statement, let the planner judge its filters on chain-sized tables
- * (plan_guard.ts), run it under a statement timeout, and answer introspection from the schema in memory. Returns the response body as JSON text and how many SQL statements
- * it issued (1 for any query that reads the database, 0 for introspection alone).
+ * (plan_guard.ts), run it under a statement timeout, and answer introspection from the schema in memory.
+ * Returns the response body as JSON text and how many SQL statements it issued (1 for any query that reads the
+ * database, 0 for introspection alone; the planner's EXPLAINs are not counted).
  */
 import type { SqlClient } from "@effect/sql/SqlClient";
 import type { SqlError } from "@effect/sql/SqlError";

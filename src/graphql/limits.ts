@@ -27,8 +27,8 @@ export interface QueryBudget {
   readonly rootFields: number;
 }
 export const queryBudget: Readonly<Record<Tier, QueryBudget>> = {
-  FREE: { rows: 20_000, fields: 200_000, selections: 2_500, rootFields: 20 },
-  PAID: { rows: 2_000_000, fields: 5_000_000, selections: 10_000, rootFields: 100 },
+  FREE: { rows: 20_000, fields: 200_000, selections: 2_000, rootFields: 20 },
+  PAID: { rows: 2_000_000, fields: 5_000_000, selections: 5_000, rootFields: 100 },
 };
 /** Introspection per request, in full schema introspections (what GraphiQL and code generators send once). */
 export const introspectionBudget = 2;

@@ -133,7 +133,7 @@ Deno.test({
           await assertRefused(
             f,
             query,
-            /at least [\d,]+ field selections once its fragments are expanded; the FREE limit is 2,500/,
+            /at least [\d,]+ field selections once its fragments are expanded; the FREE limit is 2,000/,
           );
           // the same shape, small, still works: fragments are expanded, not refused as such
           const small = await answer(f, fragmentChain(3));
