@@ -14,15 +14,8 @@ import {
   type OperationDefinitionNode,
 } from "graphql";
 import { type BoolExp, hasIndexedFilter, joinSql, whereSql } from "./filters.ts";
-import {
-  defaultLimit,
-  indexedColumns,
-  indexedForRange,
-  isLarge,
-  maxLimit,
-  maxOffset,
-  maxRows,
-} from "./limits.ts";
+import { defaultLimit, indexedColumns, indexedForRange, isLarge, maxLimit, maxOffset } from "./limits.ts";
+import type { PlanProbe } from "./plan_guard.ts";
 import { outputSql, type ScalarName } from "./scalars.ts";
 import type { Relationship, SchemaModel, TableModel } from "./schema_model.ts";
 import { column, ident, jsonObject, QueryRejected, SqlBuilder } from "./sql_text.ts";
@@ -39,6 +32,8 @@ export interface CompiledQuery {
   readonly introspection: ReadonlyArray<string>;
   /** All root response keys in query order. */
   readonly keys: ReadonlyArray<string>;
+  /** The root accesses to chain-sized tables whose filter the planner must judge before the statement runs. */
+  readonly probes: ReadonlyArray<PlanProbe>;
 }
 
 interface ListArgs {
@@ -57,8 +52,29 @@ interface Rows {
 }
 
 /**
+ * Why a chain-sized table may not be read this way without a filter: undefined when an index order (or none)
+ * and a limit bound the rows read.
+ */
+const unfilteredProblem = (
+  table: TableModel,
+  terms: ReadonlyArray<{ readonly column?: string }>,
+  args: ListArgs,
+  aggregate: boolean,
+): string | undefined => {
+  const first = terms[0];
+  const orderedByIndex = terms.length === 0 ||
+    (first?.column !== undefined && indexedForRange(table, first.column));
+  const bounded = aggregate ? args.limit != null : true;
+  if (orderedByIndex && bounded && (args.distinct_on ?? []).length === 0) return undefined;
+  return `${table.name} is a chain-sized table: filter it with _eq, _in or a range on an indexed column ` +
+    `(${indexedColumns(table)})${aggregate ? ", or set a limit" : ""}` +
+    `${!orderedByIndex ? ", or order it by an indexed column" : ""}`;
+};
+
+/**
  * Checks the limits and the index rule, and writes the row source of a list or aggregate over `table`
- * (`join`: the correlation to the parent row, for array relationships).
+ * (`join`: the correlation to the parent row, for array relationships). A root access to a chain-sized table
+ * through a filter is also written as a probe (the same rows, no projection) for the plan guard.
  */
 const rowSource = (
   ctx: Context,
@@ -106,18 +122,24 @@ const rowSource = (
         path,
       );
     }
-  } else if (isLarge(table) && !hasIndexedFilter(ctx.model, table, args.where)) {
-    const first = terms[0];
-    const orderedByIndex = terms.length === 0 ||
-      (first?.column !== undefined && indexedForRange(table, first.column));
-    const bounded = aggregate ? args.limit != null : true;
-    if (!orderedByIndex || !bounded || distinct.length > 0) {
-      throw new QueryRejected(
-        `${table.name} is a chain-sized table: filter it with _eq, _in or a range on an indexed column ` +
-          `(${indexedColumns(table)})${aggregate ? ", or set a limit" : ""}` +
-          `${!orderedByIndex ? ", or order it by an indexed column" : ""}`,
+  } else if (isLarge(table)) {
+    const problem = unfilteredProblem(table, terms, args, aggregate);
+    if (!hasIndexedFilter(ctx.model, table, args.where)) {
+      if (problem) throw new QueryRejected(problem, path);
+    } else if (ctx.probes) {
+      // the same row source on a builder of its own: a statement the planner can be asked about alone
+      const b = new SqlBuilder();
+      const probe = rowSource(
+        { ...ctx, b, probes: undefined },
+        table,
+        node,
+        args,
         path,
+        () => ["1 as one"],
+        undefined,
+        aggregate,
       );
+      ctx.probes.push({ table: table.name, path, sql: probe.sql, params: b.params, withoutFilter: problem });
     }
   }
   const conditions = [
@@ -139,27 +161,6 @@ const rowSource = (
   return { sql, aggOrder: terms.map((t, i) => `r.s${i} ${t.direction}`).join(", ") };
 };
 
-/** Rows a level may return, for the nested-rows budget: its limit, or fewer when a unique column is matched. */
-const levelRows = (table: TableModel, args: ListArgs) => {
-  const limit = args.limit ?? defaultLimit;
-  const matched = Object.entries(args.where ?? {}).flatMap(([key, ops]) => {
-    if (!table.unique.has(key) || ops === null || typeof ops !== "object") return [];
-    const { _eq, _in } = ops as { _eq?: unknown; _in?: ReadonlyArray<unknown> };
-    return _eq != null ? [1] : Array.isArray(_in) ? [_in.length] : [];
-  });
-  return Math.min(limit, ...matched);
-};
-
-const budget = (rows: number, path: string) => {
-  if (rows > maxRows) {
-    throw new QueryRejected(
-      `this query could return up to ${rows} rows (each list's limit times its parents'; ${defaultLimit} when ` +
-        `not set); the maximum is ${maxRows}: set smaller limits on the nested lists`,
-      path,
-    );
-  }
-};
-
 /** A JSON array of the rows of `table` selected by `fields`. */
 const listSql = (
   ctx: Context,
@@ -169,18 +170,15 @@ const listSql = (
   args: ListArgs,
   fields: Fields,
   path: string,
-  rows: number,
   join?: { readonly relationship: Relationship; readonly outer: string },
 ): string => {
-  const here = rows * levelRows(table, args);
-  budget(here, path);
   const source = rowSource(
     ctx,
     table,
     node,
     args,
     path,
-    (alias) => [`${rowJson(ctx, table, type, alias, fields, path, here)} as j`],
+    (alias) => [`${rowJson(ctx, table, type, alias, fields, path)} as j`],
     join,
     false,
   );
@@ -200,7 +198,6 @@ const aggregateSql = (
   args: ListArgs,
   fields: Fields,
   path: string,
-  rows: number,
   join?: { readonly relationship: Relationship; readonly outer: string },
 ): string => {
   const used = new Map<string, string>(); // column -> its name in the row source (c0, c1, ...)
@@ -232,8 +229,6 @@ const aggregateSql = (
       `${path}.args.limit`,
     );
   }
-  const here = rows * (nodesNeeded ? levelRows(table, args) : 1);
-  budget(here, path);
   const objectType = ctx.schema.getType(table.name) as GraphQLObjectType;
   const nodeFields = new Map<string, Array<FieldNode>>();
   for (const nodes of fields.values()) {
@@ -248,9 +243,7 @@ const aggregateSql = (
     args,
     path,
     (alias) => [
-      ...(nodesNeeded
-        ? [`${rowJson(ctx, table, objectType, alias, nodeFields, `${path}.nodes`, here)} as j`]
-        : []),
+      ...(nodesNeeded ? [`${rowJson(ctx, table, objectType, alias, nodeFields, `${path}.nodes`)} as j`] : []),
       ...[...used].map(([c, name]) => `${column(alias, c)} as ${name}`),
       ...(nodesNeeded || used.size > 0 ? [] : ["1 as one"]),
     ],
@@ -272,7 +265,6 @@ const rowJson = (
   alias: string,
   fields: Fields,
   path: string,
-  rows: number,
 ): string => {
   const pairs: Array<readonly [string, string]> = [];
   for (const [key, nodes] of fields) {
@@ -297,7 +289,7 @@ const rowJson = (
     const sub = subfields(ctx, nodes);
     if (r.kind === "object") {
       const inner = ctx.b.alias();
-      const row = rowJson(ctx, target, targetType, inner, sub, here, rows);
+      const row = rowJson(ctx, target, targetType, inner, sub, here);
       pairs.push([
         key,
         `(select ${row} from ${ident(target.name)} ${inner} where ${joinSql(r, alias, inner)})`,
@@ -317,10 +309,9 @@ const rowJson = (
           args,
           sub,
           here,
-          rows,
           join,
         )
-        : listSql(ctx, target, targetType, node, args, sub, here, rows, join),
+        : listSql(ctx, target, targetType, node, args, sub, here, join),
     ]);
   }
   return jsonObject(ctx.b, pairs);
@@ -337,11 +328,11 @@ const rootSql = (ctx: Context, key: string, nodes: ReadonlyArray<FieldNode>): st
   const fields = subfields(ctx, nodes);
   const table = ctx.model.tables.get(name);
   if (table) {
-    return listSql(ctx, table, ctx.schema.getType(name) as GraphQLObjectType, node, args, fields, path, 1);
+    return listSql(ctx, table, ctx.schema.getType(name) as GraphQLObjectType, node, args, fields, path);
   }
   if (name.endsWith("_aggregate")) {
     const t = ctx.model.tables.get(name.slice(0, -"_aggregate".length))!;
-    return aggregateSql(ctx, t, ctx.schema.getType(name) as GraphQLObjectType, node, args, fields, path, 1);
+    return aggregateSql(ctx, t, ctx.schema.getType(name) as GraphQLObjectType, node, args, fields, path);
   }
   const t = ctx.model.tables.get(name.slice(0, -"_by_pk".length))!;
   const alias = ctx.b.alias();
@@ -350,7 +341,7 @@ const rootSql = (ctx: Context, key: string, nodes: ReadonlyArray<FieldNode>): st
     const value = args[c];
     return `${column(alias, c)} = ${byPkParameter(ctx.b, col.scalar, value)}`;
   });
-  const row = rowJson(ctx, t, ctx.schema.getType(t.name) as GraphQLObjectType, alias, fields, path, 1);
+  const row = rowJson(ctx, t, ctx.schema.getType(t.name) as GraphQLObjectType, alias, fields, path);
   return `(select ${row} from ${ident(t.name)} ${alias} where ${key_.join(" and ")})`;
 };
 
@@ -373,7 +364,8 @@ export const compileQuery = (
   variables: Readonly<Record<string, unknown>>,
   rawVariables: Readonly<Record<string, unknown>>,
 ): CompiledQuery => {
-  const ctx: Context = { b: new SqlBuilder(), schema, model, fragments, variables, rawVariables };
+  const probes: Array<PlanProbe> = [];
+  const ctx: Context = { b: new SqlBuilder(), schema, model, fragments, variables, rawVariables, probes };
   const roots = collect(ctx, operation.selectionSet);
   const keys = [...roots.keys()];
   const introspection = keys.filter((k) => introspective(roots.get(k)![0]!.name.value));
@@ -381,5 +373,5 @@ export const compileQuery = (
     [k, rootSql(ctx, k, roots.get(k)!)] as const
   );
   const sql = pairs.length === 0 ? undefined : `select ${jsonObject(ctx.b, pairs)}::text as data`;
-  return { sql, params: ctx.b.params, introspection, keys };
+  return { sql, params: ctx.b.params, introspection, keys, probes };
 };

@@ -1,8 +1,10 @@
 /**
- * Runs one GraphQL request: parse, validate against the network's generated schema, check the tier's depth,
- * coerce the variables, compile to one SQL statement, run it under a statement timeout, and answer
- * introspection from the schema in memory. Returns the response body as JSON text and how many SQL statements
- * it issued (1 for any query that reads the database, 0 for introspection alone).
+ * Runs one GraphQL request: parse, decide its cost for the tier (depth, rows, field values, root fields,
+ * introspection: cost.ts) before anything else, validate against the network's generated schema, coerce the
+ * variables, compile to one SQL statement, let the planner judge its filters on chain-sized tables
+ * (plan_guard.ts), run it under a statement timeout, and answer introspection from the schema in memory.
+ * Returns the response body as JSON text and how many SQL statements it issued (1 for any query that reads the
+ * database, 0 for introspection alone; the planner's EXPLAINs are not counted).
  */
 import type { SqlClient } from "@effect/sql/SqlClient";
 import type { SqlError } from "@effect/sql/SqlError";
@@ -23,7 +25,9 @@ import type { Tier } from "@layers/key_store.ts";
 import type { GraphqlSchema } from "@layers/graphql_schemas.ts";
 import { compileQuery } from "./compile.ts";
 import { type GraphqlError, graphqlError, pathOf } from "./errors.ts";
-import { maxDepth, queryDepth, statementTimeoutMs } from "./limits.ts";
+import { refuseCostly } from "./cost.ts";
+import { statementTimeoutMs } from "./limits.ts";
+import { refuseUnselective } from "./plan_guard.ts";
 import { QueryRejected } from "./sql_text.ts";
 
 export interface GraphqlRequest {
@@ -55,7 +59,12 @@ type Prepared =
     readonly variables: Record<string, unknown>;
   };
 
-type Checked = { readonly errors: ReadonlyArray<GraphqlError> } | { readonly document: DocumentNode };
+/** A query text parsed (or why not) and, once its cost allowed it, validated. */
+interface Checked {
+  readonly document?: DocumentNode;
+  readonly parseErrors?: ReadonlyArray<GraphqlError>;
+  validationErrors?: ReadonlyArray<GraphqlError>;
+}
 
 /**
  * Parsed and validated documents by query text, per schema. Clients send the same query text again and again
@@ -66,23 +75,17 @@ const maxCheckedDocuments = 1000;
 /** Longer texts are checked every time, so the cache stays small (1000 × 16 KiB at most). */
 const maxCachedQueryLength = 16 * 1024;
 
-const check = (schema: GraphqlSchema, query: string): Checked => {
+const parsed = (schema: GraphqlSchema, query: string): Checked => {
   let cache = checkedDocuments.get(schema);
   if (!cache) checkedDocuments.set(schema, cache = new Map());
   const cached = cache.get(query);
   if (cached) return cached;
   let checked: Checked;
   try {
-    const document = parse(query, { maxTokens });
-    const invalid = validate(schema.schema, document);
-    checked = invalid.length === 0 ? { document } : {
-      errors: invalid.map((e) =>
-        graphqlError(e.message, pathOf(document, e.nodes?.[0]), "validation-failed")
-      ),
-    };
+    checked = { document: parse(query, { maxTokens }) };
   } catch (e) {
     const message = e instanceof GraphQLError ? e.message : String(e);
-    checked = { errors: [graphqlError(message, "$.query", "parse-failed")] };
+    checked = { parseErrors: [graphqlError(message, "$.query", "parse-failed")] };
   }
   if (query.length > maxCachedQueryLength) return checked;
   if (cache.size >= maxCheckedDocuments) cache.clear();
@@ -90,11 +93,19 @@ const check = (schema: GraphqlSchema, query: string): Checked => {
   return checked;
 };
 
-/** Everything before the database: the documented errors for what is wrong with the query. */
+const validated = (schema: GraphqlSchema, checked: Checked, document: DocumentNode) =>
+  checked.validationErrors ??= validate(schema.schema, document).map((e) =>
+    graphqlError(e.message, pathOf(document, e.nodes?.[0]), "validation-failed")
+  );
+
+/**
+ * Everything before the database: the documented errors for what is wrong with the query. The cost comes
+ * before validation: a document too large to run is refused before the validator spends time on it.
+ */
 const prepare = (schema: GraphqlSchema, request: GraphqlRequest, tier: Tier): Prepared => {
-  const checked = check(schema, request.query);
-  if ("errors" in checked) return checked;
-  const { document } = checked;
+  const checked = parsed(schema, request.query);
+  if (checked.parseErrors) return { errors: checked.parseErrors };
+  const document = checked.document!;
   const operation = getOperationAST(document, request.operationName);
   if (!operation) {
     const message = request.operationName
@@ -102,15 +113,12 @@ const prepare = (schema: GraphqlSchema, request: GraphqlRequest, tier: Tier): Pr
       : "the query has several operations: name the one to run in operationName";
     return { errors: [graphqlError(message, "$.operationName", "validation-failed")] };
   }
+  const costly = refuseCostly(schema.schema, schema.model, document, operation, request.variables, tier);
+  if (costly) return { errors: [graphqlError(costly.message, costly.path, "validation-failed")] };
+  const invalid = validated(schema, checked, document);
+  if (invalid.length > 0) return { errors: invalid };
   const fragments: Record<string, FragmentDefinitionNode> = {};
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
-  const depth = queryDepth(operation, fragments);
-  if (depth.depth > maxDepth[tier]) {
-    const message = `the query is nested ${depth.depth} levels deep; the ${tier} tier allows at most ${
-      maxDepth[tier]
-    } (PAID ${maxDepth.PAID})`;
-    return { errors: [graphqlError(message, depth.path, "validation-failed")] };
-  }
   const coerced = getVariableValues(schema.schema, operation.variableDefinitions ?? [], request.variables);
   if (coerced.errors) {
     return {
@@ -181,6 +189,8 @@ export const executeGraphql: (
       }
       throw e;
     }
+    const unselective = yield* refuseUnselective(schema.sql, compiled.probes, tier);
+    if (unselective) return failed([unselective]);
     let data: Record<string, unknown> | string = "{}";
     if (compiled.sql !== undefined) {
       const statement = schema.limitedSessions

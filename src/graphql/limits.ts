@@ -1,15 +1,9 @@
 /**
- * What protects the database from a GraphQL query: nesting depth per tier (spec: FREE 3, PAID 10), a default
- * and a maximum `limit` per level, a budget for the rows a nested query may produce, a statement timeout, and
+ * What protects the service from a GraphQL query: nesting depth per tier (spec: FREE 3, PAID 10), a default
+ * and a maximum `limit` per level, budgets per query for rows, field values, root fields and introspection
+ * (cost.ts), a bound on the planner's estimate for chain-sized tables (plan_guard.ts), a statement timeout, and
  * the refusal of queries that would walk a chain-sized table without an index to start from.
  */
-import {
-  type FieldNode,
-  type FragmentDefinitionNode,
-  Kind,
-  type OperationDefinitionNode,
-  type SelectionSetNode,
-} from "graphql";
 import type { Tier } from "@layers/key_store.ts";
 import type { ColumnModel, TableModel } from "./schema_model.ts";
 
@@ -18,12 +12,34 @@ export const maxDepth: Readonly<Record<Tier, number>> = { FREE: 3, PAID: 10 };
 export const defaultLimit = 100;
 export const maxLimit = 1000;
 export const maxOffset = 100_000;
+
 /**
- * The product of the limits along any path of nested lists (100 blocks with 100 txs each = 10,000); a list
- * filtered by equality on a unique column counts its values. Real fan-out is far smaller than the limits, so
- * this only stops queries that could explode.
+ * What one query may ask for, counted over the whole document before any work (cost.ts). Rows: the sum over
+ * every list of the product of the limits along its path (100 blocks with 100 txs each = 100 + 10,000; a list
+ * filtered by equality on a unique column counts its values), over all root fields and aliases. Field values:
+ * each selected field times the rows it is produced for. Selections: fields as the document expands its
+ * fragments (what validating and compiling walk). Root fields: aliases included.
  */
-export const maxRows = 1_000_000;
+export interface QueryBudget {
+  readonly rows: number;
+  readonly fields: number;
+  readonly selections: number;
+  readonly rootFields: number;
+}
+export const queryBudget: Readonly<Record<Tier, QueryBudget>> = {
+  FREE: { rows: 20_000, fields: 200_000, selections: 2_000, rootFields: 20 },
+  PAID: { rows: 2_000_000, fields: 5_000_000, selections: 5_000, rootFields: 100 },
+};
+/** Introspection per request, in full schema introspections (what GraphiQL and code generators send once). */
+export const introspectionBudget = 2;
+/**
+ * The planner's estimated cost (PostgreSQL cost units, about one sequential page read each) of the root accesses
+ * to chain-sized tables one query may make; a filter matching at least `unselective` of a table (and at least
+ * `unselectiveRows` rows) does not narrow the scan and counts as no filter (plan_guard.ts).
+ */
+export const planCostBudget: Readonly<Record<Tier, number>> = { FREE: 100_000, PAID: 1_000_000 };
+export const unselective = 0.5;
+export const unselectiveRows = 1000;
 /** Values in one `_in` / `_nin` list. */
 export const maxListValues = 1000;
 export const statementTimeoutMs = 10_000;
@@ -76,43 +92,3 @@ export const indexedColumns = (t: TableModel): string =>
   [...t.columns.values()].filter((c: ColumnModel) => indexedForEquality(t, c.name)).map((c) => c.name).join(
     ", ",
   );
-
-/** The fields a selection set asks for, through fragments (directives are honoured when compiling). */
-const fieldsOf = (
-  set: SelectionSetNode,
-  fragments: Readonly<Record<string, FragmentDefinitionNode>>,
-  seen: Set<string> = new Set(),
-): Array<FieldNode> =>
-  set.selections.flatMap((s) => {
-    if (s.kind === Kind.FIELD) return [s];
-    if (s.kind === Kind.INLINE_FRAGMENT) return fieldsOf(s.selectionSet, fragments, seen);
-    const name = s.name.value;
-    const fragment = fragments[name];
-    if (!fragment || seen.has(name)) return []; // validation reports unknown and cyclic fragments
-    return fieldsOf(fragment.selectionSet, fragments, new Set([...seen, name]));
-  });
-
-/**
- * Nesting depth: the levels of fields with a selection of their own. `{ block { hash } }` is 1,
- * `{ block { txes { hash } } }` is 2. Introspection (`__schema`, `__type`) answers from memory and is not counted.
- */
-export const queryDepth = (
-  operation: OperationDefinitionNode,
-  fragments: Readonly<Record<string, FragmentDefinitionNode>>,
-): { readonly depth: number; readonly path: string } => {
-  let deepest = { depth: 0, path: "$" };
-  const walk = (set: SelectionSetNode, depth: number, path: string, visiting: number) => {
-    if (visiting > 64) return; // fragment cycles are a validation error; do not recurse forever before it
-    for (const field of fieldsOf(set, fragments)) {
-      if (!field.selectionSet) continue;
-      const here = `${path}.selectionSet.${field.alias?.value ?? field.name.value}`;
-      if (depth + 1 > deepest.depth) deepest = { depth: depth + 1, path: here };
-      walk(field.selectionSet, depth + 1, here, visiting + 1);
-    }
-  };
-  const roots = fieldsOf(operation.selectionSet, fragments).filter((f) =>
-    f.name.value !== "__schema" && f.name.value !== "__type"
-  );
-  walk({ kind: Kind.SELECTION_SET, selections: roots }, 0, "$", 0);
-  return deepest;
-};

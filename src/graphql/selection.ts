@@ -15,6 +15,7 @@ import {
   type SelectionSetNode,
   valueFromASTUntyped,
 } from "graphql";
+import type { PlanProbe } from "./plan_guard.ts";
 import type { SchemaModel } from "./schema_model.ts";
 import { QueryRejected, type SqlBuilder } from "./sql_text.ts";
 
@@ -28,6 +29,8 @@ export interface Context {
   readonly variables: Readonly<Record<string, unknown>>;
   /** The variables as sent, for the key order of order_by objects (coercion reorders keys). */
   readonly rawVariables: Readonly<Record<string, unknown>>;
+  /** Root accesses for the plan guard (compile.ts); undefined while writing a probe itself. */
+  readonly probes: Array<PlanProbe> | undefined;
 }
 
 export type Fields = Map<string, Array<FieldNode>>;
@@ -43,7 +46,9 @@ export const collect = (ctx: Context, set: SelectionSetNode, into: Fields = new 
     if (!included(ctx, s)) continue;
     if (s.kind === Kind.FIELD) {
       const key = s.alias?.value ?? s.name.value;
-      into.set(key, [...(into.get(key) ?? []), s]);
+      const same = into.get(key);
+      if (same) same.push(s);
+      else into.set(key, [s]);
     } else if (s.kind === Kind.INLINE_FRAGMENT) {
       collect(ctx, s.selectionSet, into);
     } else {

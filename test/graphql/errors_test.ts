@@ -239,7 +239,10 @@ Deno.test({
           const [budget] = await errorsOf(
             f.paid.request("{ block { txes { tx_outs { ma_tx_outs { quantity } } } } }"),
           );
-          assert.match(budget!.message, /could return up to 100000000 rows/);
+          assert.match(
+            budget!.message,
+            /would return at least 101,010,100 rows .*the PAID limit is 2,000,000/,
+          );
           const [nodes] = await errorsOf(f.paid.request("{ pool_hash_aggregate { nodes { view } } }"));
           assert.match(nodes!.message, /need a limit/);
           const [many] = await errorsOf(

@@ -7,7 +7,8 @@ export interface RunningService {
   /** Every line the service printed (stdout and stderr), for assertions on logs. */
   readonly lines: Array<string>;
   readonly startupMs: number;
-  readonly stop: () => Promise<number>;
+  /** SIGTERM, then SIGKILL when the service has not exited after `graceMs` (a stalled one must not hang tests). */
+  readonly stop: (graceMs?: number) => Promise<number>;
 }
 
 export const startService = async (
@@ -57,11 +58,16 @@ export const startService = async (
       base,
       lines,
       startupMs: Math.round(performance.now() - started),
-      stop: async () => {
+      stop: async (graceMs = 30_000) => {
         try {
           child.kill("SIGTERM");
         } catch { /* already gone */ }
-        const code = await exited;
+        const kill = setTimeout(() => {
+          try {
+            child.kill("SIGKILL");
+          } catch { /* already gone */ }
+        }, graceMs);
+        const code = await exited.finally(() => clearTimeout(kill));
         await pumps;
         return code;
       },
