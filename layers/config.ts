@@ -29,6 +29,10 @@ export interface AppConfigShape {
   readonly limits: Limits;
   /** Seconds between devnet blocks on an embedded demo chain without upstream; 0 = no devnet (chain as seeded). */
   readonly devnetBlockSeconds: number;
+  /** The largest request body or WebSocket message accepted, in bytes. */
+  readonly maxBodyBytes: number;
+  /** Failed authentications an address may make per 10 s before it is answered 429; 0 = no throttle. */
+  readonly authFailuresPer10s: number;
 }
 
 /** Per-key limits (spec: Limits). 0 means no limit. */
@@ -162,6 +166,20 @@ const devnetBlockSeconds = Config.string("DEVNET_BLOCK_SECONDS").pipe(
   }),
 );
 
+/**
+ * 1 MiB: far above any real request (a 16 KiB transaction is 32 KiB of hex; a generated GraphQL query a few KiB),
+ * and small enough that a flood of refused bodies costs little memory.
+ */
+const maxBodyBytes = Config.string("MAX_BODY_BYTES").pipe(
+  Config.withDefault(String(1 << 20)),
+  Config.mapOrFail((text) => {
+    const n = Number(text);
+    return /^\d+$/.test(text) && n >= 65_536 && n <= 64 * 1024 * 1024
+      ? Either.right(n)
+      : Either.left(invalid("MAX_BODY_BYTES", `expected bytes from 65536 to 67108864, got "${text}"`));
+  }),
+);
+
 export const appConfig: Config.Config<AppConfigShape> = Config.all({
   port,
   host,
@@ -173,6 +191,8 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
   apiKeyPrefix,
   limits,
   devnetBlockSeconds,
+  maxBodyBytes,
+  authFailuresPer10s: count("AUTH_FAILURES_PER_10S", 20),
   priceUrl: optionalUrl("PRICE_URL", ["http:", "https:"]),
   poolId: Config.string("POOL_ID").pipe(
     Config.withDefault(""),

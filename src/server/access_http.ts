@@ -40,3 +40,18 @@ export const deniedResponse = (denied: AccessDenied): Response =>
       : {}),
     ...(denied.status === 401 ? { "www-authenticate": 'apikey realm="cardano-data-service"' } : {}),
   });
+
+/** 429 for an address that failed authentication too often, in the same envelope, with `Retry-After`. */
+export const throttledResponse = (waitMs: number): Response => {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  return json(
+    {
+      error: {
+        code: 429,
+        message: `Too many failed authentication attempts from this address; try again in ${seconds} s`,
+      },
+    },
+    429,
+    { "retry-after": String(seconds) },
+  );
+};

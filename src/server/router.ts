@@ -1,16 +1,24 @@
 /**
  * The HTTP front door: one `(Request) => Promise<Response>` for Deno.serve. It finds the route in `routes.ts`
  * (404/405 before anything else), passes protected routes through `Access` (key, status, limits, usage), runs
- * the route and turns every failure into the documented envelope.
+ * the route and turns every failure into the documented envelope. Failed authentications are counted per client
+ * address (`auth_failures.ts`); an address past its allowance gets 429 on protected routes before any key lookup.
  */
 import { Cause, Effect, type ManagedRuntime } from "effect";
 import { Access, AccessDenied, type Grant } from "@layers/access.ts";
 import { AppConfig } from "@layers/config.ts";
-import { apiKeyOf, deniedResponse, rateLimitHeaders } from "./access_http.ts";
+import { apiKeyOf, deniedResponse, rateLimitHeaders, throttledResponse } from "./access_http.ts";
+import { makeAuthFailures } from "./auth_failures.ts";
 import { restError } from "./responses.ts";
 import { type AppServices, type Program, type Route, type RouteContext, routes } from "./routes.ts";
 
-export type Handler = (request: Request) => Promise<Response>;
+/** Deno.serve's handler; `info` gives the client's address (absent in callers that have none, e.g. tests). */
+export type Handler = (request: Request, info?: Deno.ServeHandlerInfo) => Promise<Response>;
+
+const addressOf = (info: Deno.ServeHandlerInfo | undefined): string => {
+  const addr = info?.remoteAddr;
+  return addr && "hostname" in addr ? addr.hostname : "local";
+};
 
 const internalError = (cause: Cause.Cause<unknown>) => {
   const requestId = crypto.randomUUID();
@@ -65,6 +73,7 @@ const match = (pathname: string) =>
 /** Builds the handler over a runtime whose layers are already built (it reads Access and AppConfig once). */
 export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, unknown>): Handler => {
   const [access, config] = runtime.runSync(Effect.all([Access, AppConfig]));
+  const authFailures = makeAuthFailures(config.authFailuresPer10s);
   const run = <A>(effect: Effect.Effect<A, never, AppServices>) => runtime.runPromise(effect);
   const respond = (result: Program | Response): Promise<Response> =>
     result instanceof Response ? Promise.resolve(result) : run(Effect.catchAllCause(result, internalError));
@@ -74,7 +83,7 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
     return response;
   };
 
-  return (request) => {
+  return (request, info) => {
     let url = new URL(request.url);
     url = ogmiosHealthQuirk(url) ?? url;
     const candidates = match(url.pathname);
@@ -103,6 +112,13 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
     });
     if (route.access === "public") return respond(route.run(ctx(undefined)));
     const { family, spend } = route.access;
+    const address = addressOf(info);
+    const waitMs = authFailures.blockedFor(address, Date.now());
+    if (waitMs > 0) return Promise.resolve(throttledResponse(waitMs));
+    const denied = (d: AccessDenied) => {
+      if (d.status === 401) authFailures.record(address, Date.now());
+      return deniedResponse(d);
+    };
     const granted = (grant: Grant): Promise<Response> | Response => {
       const result = route.run(ctx(grant));
       return result instanceof Response
@@ -111,7 +127,7 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
     };
     // fast path: a cached key and an in-memory limiter decide without I/O
     const now = access.authorizeNow(secret, family, spend, Date.now());
-    if (now instanceof AccessDenied) return Promise.resolve(deniedResponse(now));
+    if (now instanceof AccessDenied) return Promise.resolve(denied(now));
     if (now !== undefined) return Promise.resolve(granted(now));
     return run(
       access.authorize(secret, family, spend).pipe(
@@ -120,7 +136,7 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
           return r instanceof Response ? Effect.succeed(r) : Effect.promise(() => r);
         }),
         Effect.catchTags({
-          AccessDenied: (denied) => Effect.succeed(deniedResponse(denied)),
+          AccessDenied: (d) => Effect.succeed(denied(d)),
           DatabaseUnavailable: () =>
             Effect.succeed(restError(503, "The key store is unavailable; try again shortly")),
         }),

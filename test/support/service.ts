@@ -7,6 +7,8 @@ export interface RunningService {
   /** Every line the service printed (stdout and stderr), for assertions on logs. */
   readonly lines: Array<string>;
   readonly startupMs: number;
+  /** The service's process id (for reading its memory use from /proc). */
+  readonly pid: number;
   readonly stop: () => Promise<number>;
 }
 
@@ -57,6 +59,7 @@ export const startService = async (
       base,
       lines,
       startupMs: Math.round(performance.now() - started),
+      pid: child.pid,
       stop: async () => {
         try {
           child.kill("SIGTERM");
