@@ -24,8 +24,9 @@ const read = async (request: Request, limit: number): Promise<BodyText> => {
       if (done) break;
       size += value.byteLength;
       if (size > limit) {
-        // stop reading: the rest of the body is dropped, never buffered
-        reader.cancel().catch(() => {});
+        // stop reading: the rest of the body is dropped, never buffered (and the connection closed after the
+        // answer, as the cancel lands before the answer is written)
+        await reader.cancel().catch(() => {});
         return tooLarge(limit);
       }
       chunks.push(value);
