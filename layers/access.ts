@@ -2,7 +2,9 @@
  * `Access`: the one gate every protected request passes (spec: Authentication, Errors, Limits). It resolves the
  * key through a cache (a poll of the key store's change counter every 250 ms clears it, so a revocation is
  * honoured within a second without a database read per request), checks status and expiry, spends the key's
- * rate budgets and counts usage. Refusals carry the spec's status, message and rate-limit headers.
+ * rate budgets and counts usage. Refusals carry the spec's status, message and rate-limit headers. Unknown keys
+ * are remembered as unknown for a few seconds in a cache of their own (so random keys neither cost a read each
+ * when repeated nor push known keys out), and open connections can `watch` their key to end when it is revoked.
  */
 import { Clock, Context, Data, Effect, Layer, Option, Schedule } from "effect";
 import { looksLikeApiKey } from "@src/domain/api_key.ts";
@@ -41,6 +43,11 @@ export interface AccessShape {
   ) => Grant | AccessDenied | undefined;
   /** Spends one unit of a key's rate without refusing anything: messages the service sends on a WebSocket. */
   readonly charge: (key: KeyRecord) => Effect.Effect<void>;
+  /**
+   * Calls `onRefused` once when the key stops being valid (revoked, deactivated, expired, rotated away), checked
+   * at every poll, so within a second of the change; returns the function that stops watching.
+   */
+  readonly watch: (secret: string, onRefused: (denied: AccessDenied) => void) => () => void;
 }
 
 export class Access extends Context.Tag("Access")<Access, AccessShape>() {}
@@ -56,8 +63,17 @@ const refusal = (d: LimitDecision, tier: string): string =>
     } s`
     : rateLimitMessage;
 
-/** Bounded so random keys cannot grow memory without end; cleared whole when full or when keys change. */
+/** Bounded so random keys cannot grow memory without end (the oldest entry leaves first). */
 const cacheLimit = 10_000;
+/** How long a key is remembered as unknown (a key created meanwhile clears it sooner, through the poll). */
+const unknownForMs = 5_000;
+
+/** Sets an entry, dropping the oldest one when the map is full (Maps iterate in insertion order). */
+const setBounded = <V>(map: Map<string, V>, key: string, value: V) => {
+  map.delete(key);
+  if (map.size >= cacheLimit) map.delete(map.keys().next().value!);
+  map.set(key, value);
+};
 
 export const AccessLive: Layer.Layer<Access, never, KeyStore | RateLimiter | Usage> = Layer.scoped(
   Access,
@@ -65,27 +81,42 @@ export const AccessLive: Layer.Layer<Access, never, KeyStore | RateLimiter | Usa
     const store = yield* KeyStore;
     const limiter = yield* RateLimiter;
     const usage = yield* Usage;
-    const cache = new Map<string, KeyRecord | null>();
-    let generation = yield* Effect.orElseSucceed(store.generation, () => -1);
-    const poll = Effect.flatMap(store.generation, (g) =>
-      Effect.sync(() => {
-        if (g !== generation) {
-          generation = g;
-          cache.clear();
-        }
-      })).pipe(Effect.catchAll(() => Effect.void));
-    yield* Effect.forkScoped(Effect.repeat(poll, Schedule.spaced("250 millis")));
+    const known = new Map<string, KeyRecord>();
+    /** Secrets no key has, with when that answer expires. */
+    const unknown = new Map<string, number>();
+    const watchers = new Map<string, Set<(denied: AccessDenied) => void>>();
+    /** Moves whenever the caches are cleared, so a read that started before a key change is not remembered. */
+    let epoch = 0;
+    /** The cached answer: a record, null for a key known not to exist, undefined when a read must decide. */
+    const cached = (secret: string, now: number): KeyRecord | null | undefined => {
+      const record = known.get(secret);
+      if (record) return record;
+      const until = unknown.get(secret);
+      if (until === undefined) return undefined;
+      if (until > now) return null;
+      unknown.delete(secret);
+      return undefined;
+    };
+    const remember = (secret: string, record: KeyRecord | null, now: number) => {
+      if (record) {
+        unknown.delete(secret);
+        setBounded(known, secret, record);
+      } else {
+        known.delete(secret);
+        setBounded(unknown, secret, now + unknownForMs);
+      }
+    };
 
-    const lookup = (secret: string) => {
-      const cached = cache.get(secret);
-      if (cached !== undefined) return Effect.succeed(cached);
-      return Effect.map(store.findBySecret(secret), (found) => {
-        const record = Option.getOrNull(found);
-        if (cache.size >= cacheLimit) cache.clear();
-        cache.set(secret, record);
+    const lookup = (secret: string) =>
+      Effect.gen(function* () {
+        const now = yield* Clock.currentTimeMillis;
+        const hit = cached(secret, now);
+        if (hit !== undefined) return hit;
+        const started = epoch;
+        const record = Option.getOrNull(yield* store.findBySecret(secret));
+        if (started === epoch) remember(secret, record, now);
         return record;
       });
-    };
 
     /** Status and expiry of a resolved key: a refusal, or undefined when the key may proceed. */
     const keyRefusal = (secret: string | undefined, key: KeyRecord | null | undefined, now: number) => {
@@ -120,7 +151,7 @@ export const AccessLive: Layer.Layer<Access, never, KeyStore | RateLimiter | Usa
     };
 
     const authorizeNow: AccessShape["authorizeNow"] = (secret, family, spend, now) => {
-      const key = secret && looksLikeApiKey(secret) ? cache.get(secret) : null;
+      const key = secret && looksLikeApiKey(secret) ? cached(secret, now) : null;
       if (key === undefined) return undefined;
       const refused = keyRefusal(secret, key, now);
       if (refused) return refused;
@@ -153,6 +184,45 @@ export const AccessLive: Layer.Layer<Access, never, KeyStore | RateLimiter | Usa
         )
         : Effect.ignore(limiter.consume(key.id, key.tier, "request"));
 
-    return { authorize, authorizeNow, charge };
+    /**
+     * Tells the watchers of keys that stopped being valid, once. A watched key is read again after the poll
+     * cleared the caches (one read per watched key per change); a key store that cannot answer ends nothing.
+     */
+    const checkWatched = Effect.gen(function* () {
+      const now = yield* Clock.currentTimeMillis;
+      for (const [secret, listeners] of [...watchers]) {
+        const key = yield* Effect.orElseSucceed(lookup(secret), () => undefined);
+        if (key === undefined) continue;
+        const refused = keyRefusal(secret, key, now);
+        if (!refused) continue;
+        watchers.delete(secret);
+        for (const listener of listeners) listener(refused);
+      }
+    });
+
+    let generation = yield* Effect.orElseSucceed(store.generation, () => -1);
+    const poll = Effect.flatMap(Effect.either(store.generation), (g) => {
+      const changed = g._tag === "Right" && g.right !== generation;
+      if (changed) {
+        generation = g.right;
+        epoch++;
+        known.clear();
+        unknown.clear();
+      }
+      return watchers.size > 0 ? checkWatched : Effect.void;
+    });
+    yield* Effect.forkScoped(Effect.repeat(poll, Schedule.spaced("250 millis")));
+
+    const watch: AccessShape["watch"] = (secret, onRefused) => {
+      let listeners = watchers.get(secret);
+      if (!listeners) watchers.set(secret, listeners = new Set());
+      listeners.add(onRefused);
+      return () => {
+        listeners.delete(onRefused);
+        if (listeners.size === 0 && watchers.get(secret) === listeners) watchers.delete(secret);
+      };
+    };
+
+    return { authorize, authorizeNow, charge, watch };
   }),
 );

@@ -31,6 +31,10 @@ export interface AppConfigShape {
   readonly devnetBlockSeconds: number;
   /** Browser origins allowed to call the API (CORS): `*`, a list of origins, or none (the default). */
   readonly corsOrigins: CorsOrigins;
+  /** The largest request body or WebSocket message accepted, in bytes. */
+  readonly maxBodyBytes: number;
+  /** Failed authentications an address may make per 10 s before it is answered 429; 0 = no throttle. */
+  readonly authFailuresPer10s: number;
 }
 
 /** `*` (any origin) or the exact origins allowed; empty = no CORS headers at all. */
@@ -196,6 +200,20 @@ const corsOrigins = Config.string("CORS_ORIGINS").pipe(
   }),
 );
 
+/**
+ * 1 MiB: far above any real request (a 16 KiB transaction is 32 KiB of hex; a generated GraphQL query a few KiB),
+ * and small enough that a flood of refused bodies costs little memory.
+ */
+const maxBodyBytes = Config.string("MAX_BODY_BYTES").pipe(
+  Config.withDefault(String(1 << 20)),
+  Config.mapOrFail((text) => {
+    const n = Number(text);
+    return /^\d+$/.test(text) && n >= 65_536 && n <= 64 * 1024 * 1024
+      ? Either.right(n)
+      : Either.left(invalid("MAX_BODY_BYTES", `expected bytes from 65536 to 67108864, got "${text}"`));
+  }),
+);
+
 export const appConfig: Config.Config<AppConfigShape> = Config.all({
   port,
   host,
@@ -208,6 +226,8 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
   limits,
   devnetBlockSeconds,
   corsOrigins,
+  maxBodyBytes,
+  authFailuresPer10s: count("AUTH_FAILURES_PER_10S", 20),
   priceUrl: optionalUrl("PRICE_URL", ["http:", "https:"]),
   poolId: Config.string("POOL_ID").pipe(
     Config.withDefault(""),

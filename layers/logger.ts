@@ -5,14 +5,24 @@
 import { Cause, HashMap, Layer, Logger, type LogLevel } from "effect";
 
 const secretKey = /(pass(word)?|secret|token|api_?key|authorization|signing_?key)/i;
-/** `<PREFIX>_<32 characters>`: the spec's API key format. */
-const apiKeyShape = /\b([A-Za-z0-9]{2,12})_[A-Za-z0-9]{32}\b/g;
-const urlPassword = /(\b[a-z][a-z0-9+.-]*:\/\/[^:/@\s]*:)[^@\s]*@/gi;
+/**
+ * `<PREFIX>_<32 characters>`, the spec's API key format, whatever the prefix (API_KEY_PREFIX is 1 to 12 letters or
+ * digits, and keys made under an earlier prefix still work): 32 letters or digits after `_` and a letter or
+ * digit, not followed by another. Whatever precedes (`_`, `=`, a longer word) does not matter, and each position
+ * is tried in constant time.
+ */
+const apiKeySecret = /(?<=[A-Za-z0-9])_[A-Za-z0-9]{32}(?![A-Za-z0-9])/g;
+/**
+ * `scheme://user:password@`: the password is masked. Linear: a scheme starts only where a run of scheme
+ * characters starts (the lookbehind), and the user and password stop at `/`, which every later `://` holds, so
+ * no character is scanned from two starting points.
+ */
+const urlPassword = /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*:\/\/[^:/@\s]*:)[^@\s/?#]*@/gi;
 
 /** Removes secrets from any value about to be logged. */
 export const scrub = (value: unknown, depth = 0): unknown => {
   if (typeof value === "string") {
-    return value.replace(urlPassword, "$1***@").replace(apiKeyShape, "$1_***");
+    return value.replace(urlPassword, "$1***@").replace(apiKeySecret, "_***");
   }
   if (value === null || typeof value !== "object" || depth > 5) return value;
   if (value instanceof Error) return scrub(value.message, depth + 1);

@@ -3,28 +3,36 @@
  * served from the npm packages graphiql, react and react-dom (no CDN). The page is public; its requests carry
  * the key the user types into the page.
  */
-const assets: Readonly<Record<string, { readonly file: URL; readonly type: string }>> = {
-  "graphiql.min.js": {
-    file: new URL("../../node_modules/graphiql/graphiql.min.js", import.meta.url),
-    type: "text/javascript; charset=utf-8",
-  },
-  "graphiql.min.css": {
-    file: new URL("../../node_modules/graphiql/graphiql.min.css", import.meta.url),
-    type: "text/css; charset=utf-8",
-  },
-  "react.production.min.js": {
-    file: new URL("../../node_modules/react/umd/react.production.min.js", import.meta.url),
-    type: "text/javascript; charset=utf-8",
-  },
-  "react-dom.production.min.js": {
-    file: new URL("../../node_modules/react-dom/umd/react-dom.production.min.js", import.meta.url),
-    type: "text/javascript; charset=utf-8",
-  },
+const isFile = (file: URL) => {
+  try {
+    return Deno.statSync(file).isFile;
+  } catch {
+    return false;
+  }
 };
+
+/**
+ * The files `/v1/graphiql/:asset` serves, by exact name (a Map, so names such as `toString` or `__proto__` match
+ * nothing), kept only when the packages really hold them.
+ */
+const assets: ReadonlyMap<string, { readonly file: URL; readonly type: string }> = new Map(
+  ([
+    ["graphiql.min.js", "graphiql/graphiql.min.js", "text/javascript; charset=utf-8"],
+    ["graphiql.min.css", "graphiql/graphiql.min.css", "text/css; charset=utf-8"],
+    ["react.production.min.js", "react/umd/react.production.min.js", "text/javascript; charset=utf-8"],
+    [
+      "react-dom.production.min.js",
+      "react-dom/umd/react-dom.production.min.js",
+      "text/javascript; charset=utf-8",
+    ],
+  ] as const).map(([name, path, type]) =>
+    [name, { file: new URL(`../../node_modules/${path}`, import.meta.url), type }] as const
+  ).filter(([, asset]) => isFile(asset.file)),
+);
 
 /** A GraphiQL asset, or undefined for names that are not ours to serve. */
 export const graphiqlAsset = async (name: string): Promise<Response | undefined> => {
-  const asset = assets[name];
+  const asset = assets.get(name);
   if (!asset) return undefined;
   const body = await Deno.readFile(asset.file);
   return new Response(body, {

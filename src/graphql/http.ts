@@ -1,8 +1,9 @@
 /**
  * `POST /v1/graphql` and `POST /v1/preprod/graphql`: the JSON body `{query, variables?, operationName?}` in,
  * `{data}` or `{errors: [{message, extensions: {path, code}}]}` out. Query errors answer 200 (spec); a body that
- * is not such a JSON object answers 400 in the same error shape. `X-SQL-Statements` says how many statements
- * the request issued (1 for any query that reads the database).
+ * is not such a JSON object answers 400 in the same error shape, a body over the size limit 413 (the server reads
+ * the body under that limit). `X-SQL-Statements` says how many statements the request issued (1 for any query
+ * that reads the database).
  */
 import { Effect } from "effect";
 import { GraphqlSchemas } from "@layers/graphql_schemas.ts";
@@ -10,9 +11,6 @@ import type { Tier } from "@layers/key_store.ts";
 import type { Network } from "@schemas/network.ts";
 import { graphqlError } from "./errors.ts";
 import { executeGraphql, type GraphqlRequest } from "./execute.ts";
-
-/** Far above any real query (a generated one is a few KiB). */
-export const maxBodyBytes = 256 * 1024;
 
 const answer = (body: string, status: number, statements: number) =>
   new Response(body, {
@@ -24,8 +22,12 @@ const answer = (body: string, status: number, statements: number) =>
     },
   });
 
-const badRequest = (message: string, path: string, code: string) =>
-  answer(JSON.stringify({ errors: [graphqlError(message, path, code)] }), 400, 0);
+const badRequest = (message: string, path: string, code: string, status = 400) =>
+  answer(JSON.stringify({ errors: [graphqlError(message, path, code)] }), status, 0);
+
+/** The 413 for a body over the limit, in the GraphQL error shape. */
+export const graphqlBodyTooLarge = (message: string): Response =>
+  badRequest(message, "$", "body-too-large", 413);
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
@@ -57,18 +59,11 @@ const readRequest = (text: string): GraphqlRequest | Response => {
 };
 
 export const graphqlHttp = (
-  request: Request,
+  text: string,
   network: Network,
   tier: Tier,
 ): Effect.Effect<Response, never, GraphqlSchemas> =>
   Effect.gen(function* () {
-    const declared = Number(request.headers.get("content-length") ?? 0);
-    const text = declared > maxBodyBytes
-      ? undefined
-      : yield* Effect.promise(() => request.text().catch(() => ""));
-    if (text === undefined || text.length > maxBodyBytes) {
-      return badRequest(`the body is larger than ${maxBodyBytes} bytes`, "$", "invalid-json");
-    }
     const parsed = readRequest(text);
     if (parsed instanceof Response) return parsed;
     const schema = (yield* GraphqlSchemas).get(network);

@@ -2,6 +2,8 @@
  * JSON-RPC 2.0 frames as Ogmios v6 speaks them (shared/notes/ogmios.md §1-2): every reply carries `jsonrpc`,
  * `method` and the request's `id` verbatim (any JSON value; null when the request had none); malformed frames get
  * the standard codes with a message saying what is wrong. Integers beyond 2^53 are written as exact digits.
+ * An `id` or `method` too long to be a real one is refused (-32600) and not echoed, so a frame cannot make the
+ * service write its own bulk back.
  */
 import { parseExact, stringify } from "@src/domain/json.ts";
 
@@ -42,6 +44,19 @@ export const errors = {
   internal: (detail: string): RpcError => ({ code: -32603, message: `Internal error: ${detail}` }),
 } as const;
 
+/** Far above the npm client's `{"requestId":"<16 characters>"}` or any counter or UUID. */
+export const maxIdLength = 1024;
+/** Ogmios' longest method name is under 40 characters. */
+export const maxMethodLength = 128;
+
+const idTooLong = (id: unknown): boolean => {
+  try {
+    return (stringify(id)?.length ?? 0) > maxIdLength;
+  } catch {
+    return true; // nested too deep to write back
+  }
+};
+
 /** Parses one frame: a request, or the error reply it deserves (with the id when it could be read). */
 export const parseFrame = (text: string): Request | Reply => {
   let value: unknown;
@@ -66,7 +81,21 @@ export const parseFrame = (text: string): Request | Reply => {
     };
   }
   const frame = value as Record<string, unknown>;
+  if ("id" in frame && idTooLong(frame.id)) {
+    return {
+      method: undefined,
+      id: null,
+      error: errors.invalidRequest(`'id' must be at most ${maxIdLength} characters of JSON`),
+    };
+  }
   const id = "id" in frame ? frame.id : null;
+  if (typeof frame.method === "string" && frame.method.length > maxMethodLength) {
+    return {
+      method: undefined,
+      id,
+      error: errors.invalidRequest(`'method' must be at most ${maxMethodLength} characters`),
+    };
+  }
   const method = typeof frame.method === "string" ? frame.method : undefined;
   if (frame.jsonrpc !== "2.0") {
     return { method, id, error: errors.invalidRequest(`'jsonrpc' must be "2.0"`) };

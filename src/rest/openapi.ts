@@ -142,20 +142,37 @@ export const openApiDocument = (() => {
   return doc;
 })();
 
-const assetsDir = new URL("../../node_modules/swagger-ui-dist/", import.meta.url);
-const assetTypes: Readonly<Record<string, string>> = {
-  "swagger-ui.css": "text/css; charset=utf-8",
-  "swagger-ui-bundle.js": "text/javascript; charset=utf-8",
-  "swagger-ui-standalone-preset.js": "text/javascript; charset=utf-8",
-  "favicon-32x32.png": "image/png",
+const isFile = (file: URL) => {
+  try {
+    return Deno.statSync(file).isFile;
+  } catch {
+    return false;
+  }
 };
+
+const assetsDir = new URL("../../node_modules/swagger-ui-dist/", import.meta.url);
+/**
+ * The files `/docs/:asset` serves, by exact name (a Map, so names such as `constructor` or `__proto__` match
+ * nothing), kept only when the package really holds them.
+ */
+const assets: ReadonlyMap<string, { readonly file: URL; readonly type: string }> = new Map(
+  ([
+    ["swagger-ui.css", "text/css; charset=utf-8"],
+    ["swagger-ui-bundle.js", "text/javascript; charset=utf-8"],
+    ["swagger-ui-standalone-preset.js", "text/javascript; charset=utf-8"],
+    ["favicon-32x32.png", "image/png"],
+  ] as const).map(([name, type]) => [name, { file: new URL(name, assetsDir), type }] as const)
+    .filter(([, asset]) => isFile(asset.file)),
+);
 
 /** A docs asset from swagger-ui-dist, or undefined for names that are not ours to serve. */
 export const docsAsset = async (name: string): Promise<Response | undefined> => {
-  const type = assetTypes[name];
-  if (!type) return undefined;
-  const body = await Deno.readFile(new URL(name, assetsDir));
-  return new Response(body, { headers: { "content-type": type, "cache-control": "public, max-age=86400" } });
+  const asset = assets.get(name);
+  if (!asset) return undefined;
+  const body = await Deno.readFile(asset.file);
+  return new Response(body, {
+    headers: { "content-type": asset.type, "cache-control": "public, max-age=86400" },
+  });
 };
 
 export const docsPage = `<!doctype html>

@@ -56,3 +56,18 @@ export const keyedCaching = (headers: Headers) => {
     );
   }
 };
+
+/** 429 for an address that failed authentication too often, in the same envelope, with `Retry-After`. */
+export const throttledResponse = (waitMs: number): Response => {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  return json(
+    {
+      error: {
+        code: 429,
+        message: `Too many failed authentication attempts from this address; try again in ${seconds} s`,
+      },
+    },
+    429,
+    { "retry-after": String(seconds) },
+  );
+};

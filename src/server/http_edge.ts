@@ -19,14 +19,14 @@ export interface EdgeSettings {
 /** Wraps a handler that receives the request's id; what it returns goes out decorated. */
 export const withHttpEdge = (
   settings: EdgeSettings,
-  handle: (request: Request, requestId: string) => Promise<Response>,
+  handle: (request: Request, requestId: string, info?: Deno.ServeHandlerInfo) => Promise<Response>,
 ) =>
-async (request: Request): Promise<Response> => {
+async (request: Request, info?: Deno.ServeHandlerInfo): Promise<Response> => {
   const started = performance.now();
   const requestId = requestIdOf(request);
   let response: Response;
   try {
-    response = await handle(request, requestId);
+    response = await handle(request, requestId, info);
   } catch { // the router turns failures into envelopes; this is the last guard
     response = restError(500, `Internal error (request id ${requestId})`);
   }

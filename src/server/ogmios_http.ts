@@ -1,7 +1,8 @@
 /**
  * JSON-RPC over HTTP (`POST /v1/ogmios`, `/v1/preprod/ogmios`): one request per body, as Ogmios' own HTTP
  * endpoint: 200 with the reply, 400 when the reply is an error. A `submitTransaction` also spends the key's hourly
- * submission budget (429 with a -32029 reply past it); a submission still waiting for room in a devnet's
+ * submission budget (429 with a -32029 reply past it); a body over the size limit gets 413 with a -32600 reply
+ * (the body is read under that limit, `request_body.ts`); a submission still waiting for room in a devnet's
  * mempool when its client disconnects is abandoned. Chain sync over HTTP starts a fresh session per request, as
  * Ogmios does (so `nextBlock` always gives the first block).
  */
@@ -12,9 +13,7 @@ import type { Network } from "@schemas/network.ts";
 import { makeChainSync } from "@src/jsonrpc/chain_sync.ts";
 import { run } from "@src/jsonrpc/dispatch.ts";
 import { encodeReply, errors, isReply, parseFrame } from "@src/jsonrpc/frame.ts";
-
-/** Far above any real request (a 16 KiB transaction is 32 KiB of hex). */
-export const maxBodyBytes = 1 << 20;
+import { readBody, tooLargeMessage } from "./request_body.ts";
 
 /** Completes when the client disconnects before its answer (the request's signal aborts). */
 const clientGone = (signal: AbortSignal) =>
@@ -33,17 +32,15 @@ export const ogmiosHttp = (
   network: Network,
   access: AccessShape,
   secret: string | undefined,
+  maxBodyBytes: number,
 ): Effect.Effect<Response, never, MethodServices> =>
   Effect.gen(function* () {
-    const declared = Number(request.headers.get("content-length") ?? 0);
-    const body = declared > maxBodyBytes
-      ? undefined
-      : yield* Effect.promise(() => request.text().catch(() => ""));
-    if (body === undefined || body.length > maxBodyBytes) {
-      const error = errors.invalidRequest(`the body is larger than ${maxBodyBytes} bytes`);
-      return reply(encodeReply({ method: undefined, id: null, error }), 400);
+    const body = yield* readBody(request, maxBodyBytes);
+    if (body._tag === "TooLarge") {
+      const error = errors.invalidRequest(tooLargeMessage(body.limit));
+      return reply(encodeReply({ method: undefined, id: null, error }), 413);
     }
-    const parsed = parseFrame(body);
+    const parsed = parseFrame(body.text);
     if (isReply(parsed)) return reply(encodeReply(parsed), 400);
     if (parsed.method === "submitTransaction") {
       const denied = yield* access.authorize(secret, "ogmios", "submission").pipe(

@@ -6,7 +6,9 @@
  * abandoned, with those queued behind it. Every message counts against the key's rate, both ways (spec: Limits);
  * a request past the limit gets JSON-RPC error -32029 with `retryAfter` (ms) and `remaining`, and the connection
  * stays open. A `submitTransaction` also spends the key's hourly submission budget. The key is re-checked per
- * message, so a revocation also ends an open connection.
+ * message and watched while the connection is open, so a revoked, deactivated or expired key ends it (1008)
+ * within a second, idle or not. A message over the size limit closes the connection with 1009 (Deno has already
+ * received the whole message by then, up to its own 64 MiB frame limit; the service parses none of it).
  */
 import { Deferred, Effect, Exit, FiberId } from "effect";
 import { AccessDenied, type AccessShape, type Grant } from "@layers/access.ts";
@@ -29,11 +31,27 @@ export interface WebSocketContext {
   readonly secret: string;
   readonly grant: Grant;
   readonly access: AccessShape;
+  /** The largest message accepted, in bytes of UTF-8. */
+  readonly maxMessageBytes: number;
   readonly run: <A>(effect: Effect.Effect<A, never, MethodServices>) => Promise<A>;
 }
 
 /** Policy-violation close code, used when the key stops being valid mid-connection. */
 const closeRevoked = 1008;
+/** "Message too big". */
+const closeTooBig = 1009;
+
+const encoder = new TextEncoder();
+
+/** A message's size in bytes, counted only as far as needed (a string of n characters has n to 3n bytes). */
+const exceeds = (data: unknown, limit: number): boolean => {
+  if (typeof data !== "string") {
+    return data instanceof ArrayBuffer ? data.byteLength > limit : data instanceof Blob && data.size > limit;
+  }
+  if (data.length > limit) return true;
+  if (data.length * 3 <= limit) return false;
+  return encoder.encode(data).byteLength > limit;
+};
 
 export const ogmiosWebSocket = (ctx: WebSocketContext): Response => {
   const { socket, response } = Deno.upgradeWebSocket(ctx.request);
@@ -52,9 +70,15 @@ export const ogmiosWebSocket = (ctx: WebSocketContext): Response => {
    * submission waiting for room in the mempool (it must not be added once its client is gone).
    */
   const closed = Deferred.unsafeMake<undefined>(FiberId.none);
-  socket.addEventListener("close", () => Deferred.unsafeDone(closed, Exit.succeed(undefined)), {
-    once: true,
+  const unwatch = ctx.access.watch(ctx.secret, (denied) => {
+    const end = () => socket.close(closeRevoked, denied.message);
+    if (socket.readyState === WebSocket.OPEN) end();
+    else if (socket.readyState === WebSocket.CONNECTING) socket.addEventListener("open", end, { once: true });
   });
+  socket.addEventListener("close", () => {
+    unwatch();
+    Deferred.unsafeDone(closed, Exit.succeed(undefined));
+  }, { once: true });
 
   const send = (reply: Reply) => {
     if (socket.readyState !== WebSocket.OPEN) return;
@@ -95,6 +119,9 @@ export const ogmiosWebSocket = (ctx: WebSocketContext): Response => {
   };
 
   socket.onmessage = (event) => {
+    if (exceeds(event.data, ctx.maxMessageBytes)) {
+      return socket.close(closeTooBig, `message larger than the limit of ${ctx.maxMessageBytes} bytes`);
+    }
     const parsed = typeof event.data === "string" ? parseFrame(event.data) : {
       method: undefined,
       id: null,

@@ -12,6 +12,7 @@ const reasons: Readonly<Record<number, string>> = {
   400: "Bad Request",
   404: "Not Found",
   405: "Method Not Allowed",
+  413: "Content Too Large",
   500: "Internal Server Error",
   503: "Service Unavailable",
 };

@@ -2,19 +2,34 @@
  * The HTTP front door: one `(Request) => Promise<Response>` for Deno.serve. It finds the route in `routes.ts`
  * (404/405 before anything else, OPTIONS answered from the path's methods), passes protected routes through
  * `Access` (key, status, limits, usage), runs the route and turns every failure into the documented envelope.
- * Every answer then goes out through `http_edge.ts` (request id, security headers, CORS, compression); the
- * request id is on every log line written while serving it.
+ * Failed authentications are counted per client address (`auth_failures.ts`); an address past its allowance
+ * gets 429 on protected routes before any key lookup. Every answer then goes out through `http_edge.ts`
+ * (request id, security headers, CORS, compression); the request id is on every log line written while serving
+ * it.
  */
 import { Cause, Effect, LogLevel, type ManagedRuntime } from "effect";
 import { Access, AccessDenied, type Grant } from "@layers/access.ts";
 import { AppConfig } from "@layers/config.ts";
-import { apiKeyOf, deniedResponse, keyedCaching, rateLimitHeaders } from "./access_http.ts";
+import {
+  apiKeyOf,
+  deniedResponse,
+  keyedCaching,
+  rateLimitHeaders,
+  throttledResponse,
+} from "./access_http.ts";
+import { makeAuthFailures } from "./auth_failures.ts";
 import { optionsAnswer } from "./cors.ts";
 import { withHttpEdge } from "./http_edge.ts";
 import { restError } from "./responses.ts";
 import { type AppServices, type Program, type Route, type RouteContext, routes } from "./routes.ts";
 
-export type Handler = (request: Request) => Promise<Response>;
+/** Deno.serve's handler; `info` gives the client's address (absent in callers that have none, e.g. tests). */
+export type Handler = (request: Request, info?: Deno.ServeHandlerInfo) => Promise<Response>;
+
+const addressOf = (info: Deno.ServeHandlerInfo | undefined): string => {
+  const addr = info?.remoteAddr;
+  return addr && "hostname" in addr ? addr.hostname : "local";
+};
 
 /** The 500 envelope names the request id its log line carries (the run's `requestId` annotation). */
 export const internalError = (requestId: string) => (cause: Cause.Cause<unknown>) =>
@@ -69,6 +84,7 @@ const match = (pathname: string) =>
 export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, unknown>): Handler => {
   const [access, config] = runtime.runSync(Effect.all([Access, AppConfig]));
   const debug = LogLevel.lessThanEqual(config.logLevel, LogLevel.Debug);
+  const authFailures = makeAuthFailures(config.authFailuresPer10s);
   const withLimitHeaders = (response: Response, grant: Grant) => {
     if (response.status === 101) return response; // a WebSocket upgrade's headers are fixed
     for (const [k, v] of Object.entries(rateLimitHeaders(grant.limit))) response.headers.set(k, v);
@@ -76,7 +92,7 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
     return response;
   };
 
-  const route = (request: Request, requestId: string): Promise<Response> => {
+  const route = (request: Request, requestId: string, info?: Deno.ServeHandlerInfo): Promise<Response> => {
     const run = <A>(effect: Effect.Effect<A, never, AppServices>) =>
       runtime.runPromise(Effect.annotateLogs(effect, { requestId }));
     const respond = (result: Program | Response): Promise<Response> =>
@@ -114,6 +130,13 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
     });
     if (route.access === "public") return respond(route.run(ctx(undefined)));
     const { family, spend } = route.access;
+    const address = addressOf(info);
+    const waitMs = authFailures.blockedFor(address, Date.now());
+    if (waitMs > 0) return Promise.resolve(throttledResponse(waitMs));
+    const denied = (d: AccessDenied) => {
+      if (d.status === 401) authFailures.record(address, Date.now());
+      return deniedResponse(d);
+    };
     const granted = (grant: Grant): Promise<Response> | Response => {
       const result = route.run(ctx(grant));
       return result instanceof Response
@@ -122,7 +145,7 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
     };
     // fast path: a cached key and an in-memory limiter decide without I/O
     const now = access.authorizeNow(secret, family, spend, Date.now());
-    if (now instanceof AccessDenied) return Promise.resolve(deniedResponse(now));
+    if (now instanceof AccessDenied) return Promise.resolve(denied(now));
     if (now !== undefined) return Promise.resolve(granted(now));
     return run(
       access.authorize(secret, family, spend).pipe(
@@ -131,7 +154,7 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
           return r instanceof Response ? Effect.succeed(r) : Effect.promise(() => r);
         }),
         Effect.catchTags({
-          AccessDenied: (denied) => Effect.succeed(deniedResponse(denied)),
+          AccessDenied: (d) => Effect.succeed(denied(d)),
           DatabaseUnavailable: () =>
             Effect.succeed(restError(503, "The key store is unavailable; try again shortly")),
         }),

@@ -33,7 +33,7 @@ import { txStatus } from "@src/programs/tx_status.ts";
 import { serve } from "@src/rest/endpoint.ts";
 import { docsAsset, docsPage, openApiDocument } from "@src/rest/openapi.ts";
 import type { GraphqlSchemas } from "@layers/graphql_schemas.ts";
-import { graphqlHttp } from "@src/graphql/http.ts";
+import { graphqlBodyTooLarge, graphqlHttp } from "@src/graphql/http.ts";
 import { graphiqlAsset, graphiqlHtml } from "@src/graphql/graphiql.ts";
 import { graphqlSdl } from "@src/graphql/sdl.ts";
 import { compressOnce } from "./compression.ts";
@@ -41,6 +41,7 @@ import { htmlPage } from "./html_page.ts";
 import { landingHtml } from "./landing_page.ts";
 import { ogmiosHttp } from "./ogmios_http.ts";
 import { ogmiosWebSocket } from "./ogmios_ws.ts";
+import { readBody, tooLargeMessage } from "./request_body.ts";
 import { json, restError } from "./responses.ts";
 
 export type AppServices =
@@ -89,7 +90,7 @@ const ogmiosRoutes = (network: Network, base: string): Array<Route> => [
     method: "POST",
     path: base,
     access: ogmios,
-    run: (ctx) => ogmiosHttp(ctx.request, network, ctx.access, ctx.secret),
+    run: (ctx) => ogmiosHttp(ctx.request, network, ctx.access, ctx.secret, ctx.config.maxBodyBytes),
   },
   {
     method: "GET",
@@ -97,7 +98,13 @@ const ogmiosRoutes = (network: Network, base: string): Array<Route> => [
     access: ogmios,
     run: (ctx) =>
       ctx.request.headers.get("upgrade")?.toLowerCase() === "websocket"
-        ? ogmiosWebSocket({ ...ctx, network, secret: ctx.secret!, grant: ctx.grant! })
+        ? ogmiosWebSocket({
+          ...ctx,
+          network,
+          secret: ctx.secret!,
+          grant: ctx.grant!,
+          maxMessageBytes: ctx.config.maxBodyBytes,
+        })
         : restError(400, `${base} expects a WebSocket upgrade (or POST a JSON-RPC request)`),
   },
   {
@@ -119,7 +126,14 @@ const graphqlRoutes = (network: Network, path: string): Array<Route> => [
     method: "POST",
     path,
     access: { family: "graphql", spend: "graphql" },
-    run: (ctx) => graphqlHttp(ctx.request, network, ctx.grant!.key.tier),
+    run: (ctx) =>
+      Effect.flatMap(
+        readBody(ctx.request, ctx.config.maxBodyBytes),
+        (body) =>
+          body._tag === "TooLarge"
+            ? Effect.succeed(graphqlBodyTooLarge(tooLargeMessage(body.limit)))
+            : graphqlHttp(body.text, network, ctx.grant!.key.tier),
+      ),
   },
   {
     method: "GET",

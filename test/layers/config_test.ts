@@ -22,6 +22,16 @@ Deno.test("config defaults need no environment", async () => {
   assert.ok(Option.isNone(c.serviceDatabaseUrl));
   assert.ok(Option.isNone(c.redisUrl));
   assert.equal(c.devnetBlockSeconds, 5);
+  assert.equal(c.maxBodyBytes, 1024 * 1024);
+  assert.equal(c.authFailuresPer10s, 20);
+});
+
+Deno.test("MAX_BODY_BYTES and AUTH_FAILURES_PER_10S are read as whole numbers", async () => {
+  const result = await load({ MAX_BODY_BYTES: "65536", AUTH_FAILURES_PER_10S: "0" });
+  assert.equal(result._tag, "Right");
+  if (result._tag !== "Right") return;
+  assert.equal(result.right.maxBodyBytes, 65536);
+  assert.equal(result.right.authFailuresPer10s, 0);
 });
 
 Deno.test("DEVNET_BLOCK_SECONDS: seconds between devnet blocks, 0 = no devnet", async () => {
@@ -87,6 +97,9 @@ const bad: ReadonlyArray<[string, string, RegExp]> = [
   ],
   ["DEVNET_BLOCK_SECONDS", "fast", /^DEVNET_BLOCK_SECONDS: /],
   ["DEVNET_BLOCK_SECONDS", " ", /^DEVNET_BLOCK_SECONDS: /],
+  ["MAX_BODY_BYTES", "1k", /^MAX_BODY_BYTES: expected bytes from 65536 to 67108864, got "1k"$/],
+  ["MAX_BODY_BYTES", "100", /^MAX_BODY_BYTES: /],
+  ["AUTH_FAILURES_PER_10S", "-1", /^AUTH_FAILURES_PER_10S: expected a whole number/],
 ];
 
 for (const [name, value, expected] of bad) {

@@ -33,3 +33,46 @@ Deno.test("the JSON logger writes one scrubbed object per line with annotations"
   assert.ok(!lines[0]!.includes(key));
   assert.match(entry.time, /^\d{4}-\d\d-\d\dT/);
 });
+
+Deno.test("scrub hides keys of any prefix, also after `_` and with a one-character prefix", () => {
+  const secret = "Q1w2E3r4T5y6U7i8O9p0A1s2D3f4G5h6";
+  const cases: Array<[string, string]> = [
+    [`apikey_cds_${secret}`, "apikey_cds_***"],
+    [`x_${secret}`, "x_***"],
+    [`K_${secret} and L_${secret}`, "K_*** and L_***"],
+    [`?apikey=abcdefghijkl_${secret}&x=1`, "?apikey=abcdefghijkl_***&x=1"],
+    [`{"key":"cds_${secret}"}`, '{"key":"cds_***"}'],
+    [`cds_${secret}_tail`, "cds_***_tail"],
+  ];
+  for (const [input, expected] of cases) assert.equal(scrub(input), expected, input);
+  // 31 or 33 characters, or no prefix at all, are not keys
+  assert.equal(scrub(`cds_${secret.slice(1)}`), `cds_${secret.slice(1)}`);
+  assert.equal(scrub(`cds_${secret}Z`), `cds_${secret}Z`);
+  assert.equal(scrub(`_${secret}`), `_${secret}`);
+});
+
+Deno.test("scrub is linear: 100 kB adversarial lines take under 50 ms each", () => {
+  const lines = {
+    schemeRuns: "a.".repeat(50_000),
+    emptyPasswords: "a://:".repeat(20_000),
+    schemesWithoutAt: "a://b".repeat(20_000),
+    longUser: "a://" + "b".repeat(100_000),
+    longPassword: "a://b:" + "c:".repeat(50_000),
+    underscores: "a_".repeat(50_000),
+    nearKeys: ("x_" + "A".repeat(31) + " ").repeat(3_000),
+    letters: "a".repeat(100_000),
+  };
+  scrub("warm up postgres://u:p@h/db cds_" + "A".repeat(32));
+  for (const [name, line] of Object.entries(lines)) {
+    const started = performance.now();
+    scrub(line);
+    const ms = performance.now() - started;
+    assert.ok(ms < 50, `${name}: ${ms.toFixed(1)} ms`);
+  }
+  // and the masking still holds inside such a line
+  const key = "cds_" + "Z".repeat(32);
+  assert.equal(
+    String(scrub("a.".repeat(1000) + ` postgres://u:pw@h/db ${key}`)).slice(-30),
+    " postgres://u:***@h/db cds_***",
+  );
+});

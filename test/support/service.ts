@@ -7,6 +7,8 @@ export interface RunningService {
   /** Every line the service printed (stdout and stderr), for assertions on logs. */
   readonly lines: Array<string>;
   readonly startupMs: number;
+  /** The service's process id (for reading its memory use from /proc). */
+  readonly pid: number;
   /** SIGTERM, then SIGKILL when the service has not exited after `graceMs` (a stalled one must not hang tests). */
   readonly stop: (graceMs?: number) => Promise<number>;
 }
@@ -58,6 +60,7 @@ export const startService = async (
       base,
       lines,
       startupMs: Math.round(performance.now() - started),
+      pid: child.pid,
       stop: async (graceMs = 30_000) => {
         try {
           child.kill("SIGTERM");

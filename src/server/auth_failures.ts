@@ -1,0 +1,58 @@
+/**
+ * Failed authentications per client address: past `limit` in 10 s, the address is answered 429 on every
+ * protected route until its oldest counted failure is 10 s old, so guessing keys is slow and a flood of random
+ * keys costs no key-store read each. IPv6 addresses count per /64 (one host usually holds a whole /64). Memory is
+ * bounded: past `maxAddresses`, the address seen longest ago is forgotten.
+ */
+
+const windowMs = 10_000;
+const maxAddresses = 50_000;
+
+export interface AuthFailures {
+  /** Milliseconds until the address may try again; 0 when it may now. */
+  readonly blockedFor: (address: string, now: number) => number;
+  readonly record: (address: string, now: number) => void;
+}
+
+/** The unit an address is counted in: itself for IPv4, its /64 for IPv6. */
+export const addressGroup = (address: string): string => {
+  if (!address.includes(":")) return address;
+  const mapped = address.match(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i);
+  if (mapped) return mapped[1]!;
+  const [head = "", tail] = address.toLowerCase().split("::");
+  const left = head === "" ? [] : head.split(":");
+  const right = tail === undefined || tail === "" ? [] : tail.split(":");
+  const groups = tail === undefined
+    ? left
+    : [...left, ...Array(8 - left.length - right.length).fill("0"), ...right];
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
+};
+
+export const makeAuthFailures = (limit: number): AuthFailures => {
+  /** Per address group, the times of its recent failures, oldest first (at most `limit` kept). */
+  const failures = new Map<string, Array<number>>();
+  const recent = (group: string, now: number) => {
+    const times = failures.get(group);
+    if (!times) return undefined;
+    while (times.length > 0 && times[0]! <= now - windowMs) times.shift();
+    if (times.length === 0) failures.delete(group);
+    return times.length === 0 ? undefined : times;
+  };
+  return {
+    blockedFor: (address, now) => {
+      if (limit === 0) return 0;
+      const times = recent(addressGroup(address), now);
+      return times && times.length >= limit ? times[0]! + windowMs - now : 0;
+    },
+    record: (address, now) => {
+      if (limit === 0) return;
+      const group = addressGroup(address);
+      const times = recent(group, now) ?? [];
+      times.push(now);
+      if (times.length > limit) times.shift();
+      failures.delete(group); // re-inserted last: the map's order is least recently seen first
+      if (failures.size >= maxAddresses) failures.delete(failures.keys().next().value!);
+      failures.set(group, times);
+    },
+  };
+};

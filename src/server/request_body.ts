@@ -1,0 +1,53 @@
+/**
+ * Reading a request body under a byte limit, for every route that reads one (GraphQL, JSON-RPC over HTTP). A
+ * declared `Content-Length` over the limit is refused before any byte is read; a chunked body is counted while
+ * it streams and refused as soon as it passes the limit, so a huge body never sits in memory.
+ */
+import { Effect } from "effect";
+
+export type BodyText =
+  | { readonly _tag: "Text"; readonly text: string }
+  | { readonly _tag: "TooLarge"; readonly limit: number };
+
+const tooLarge = (limit: number): BodyText => ({ _tag: "TooLarge", limit });
+
+const read = async (request: Request, limit: number): Promise<BodyText> => {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && Number(declared) > limit) return tooLarge(limit);
+  if (request.body === null) return { _tag: "Text", text: "" };
+  const reader = request.body.getReader();
+  const chunks: Array<Uint8Array> = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        // stop reading: the rest of the body is dropped, never buffered (and the connection closed after the
+        // answer, as the cancel lands before the answer is written)
+        await reader.cancel().catch(() => {});
+        return tooLarge(limit);
+      }
+      chunks.push(value);
+    }
+  } catch {
+    // the client went away mid-body: nobody reads the answer, an empty body gets the usual parse error
+    return { _tag: "Text", text: "" };
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return { _tag: "Text", text: new TextDecoder().decode(bytes) };
+};
+
+/** The body as text, or `TooLarge` when it has (or declares) more than `limit` bytes. */
+export const readBody = (request: Request, limit: number): Effect.Effect<BodyText> =>
+  Effect.promise(() => read(request, limit));
+
+/** The message every refusal carries, naming the limit and the setting that moves it. */
+export const tooLargeMessage = (limit: number): string =>
+  `the request body is larger than the limit of ${limit} bytes`;
