@@ -20,8 +20,14 @@ import {
   PoolInfo,
   Transaction,
 } from "./explorer.ts";
-import { GraphqlBadRequest, GraphqlRequest, GraphqlResponse } from "./graphql_wire.ts";
-import { JsonRpcError, JsonRpcRateLimited, JsonRpcRequest, JsonRpcResult } from "./jsonrpc_wire.ts";
+import { GraphqlBadRequest, GraphqlBodyTooLarge, GraphqlRequest, GraphqlResponse } from "./graphql_wire.ts";
+import {
+  JsonRpcBodyTooLarge,
+  JsonRpcError,
+  JsonRpcRateLimited,
+  JsonRpcRequest,
+  JsonRpcResult,
+} from "./jsonrpc_wire.ts";
 import { BooleanParam, Hash32, LimitParam, PageParam, PageSizeParam, Paginated } from "./primitives.ts";
 import { PoolStatus, Price, ProtocolParameters, PublicPoolInfo, StakeAccount, TxStatus } from "./public.ts";
 import { Health, KeyInfo, OgmiosHealth } from "./service.ts";
@@ -290,6 +296,7 @@ const graphqlEndpoints = <const N extends string, const P extends `/${string}`>(
       .setPayload(GraphqlRequest)
       .addSuccess(GraphqlResponse)
       .addError(GraphqlBadRequest)
+      .addError(GraphqlBodyTooLarge)
       .addError(ServiceUnavailable)
       .middleware(ApiKey)
       .annotateContext(summary(
@@ -343,6 +350,7 @@ const ogmiosEndpoints = <const N extends string, const P extends `/${string}`>(
       .setPayload(JsonRpcRequest)
       .addSuccess(JsonRpcResult)
       .addError(JsonRpcError)
+      .addError(JsonRpcBodyTooLarge)
       .addError(JsonRpcRateLimited)
       .addError(ServiceUnavailable)
       .middleware(ApiKey)

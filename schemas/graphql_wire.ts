@@ -30,8 +30,14 @@ export const GraphqlResponse = Schema.Struct({
   description: "`data`, or `errors` (query errors answer 200, as the spec says)",
 });
 
-/** A body that is no GraphQL request (not JSON, no `query`, too large): 400 in the GraphQL error shape. */
+/** A body that is no GraphQL request (not JSON, no `query`): 400 in the GraphQL error shape. */
 export class GraphqlBadRequest extends Schema.Class<GraphqlBadRequest>("GraphqlBadRequest")(
   { errors: Schema.Array(GraphqlError) },
   HttpApiSchema.annotations({ status: 400, description: "The body is not a GraphQL request" }),
+) {}
+
+/** A body over MAX_BODY_BYTES, refused while it streams: 413 in the GraphQL error shape (`body-too-large`). */
+export class GraphqlBodyTooLarge extends Schema.Class<GraphqlBodyTooLarge>("GraphqlBodyTooLarge")(
+  { errors: Schema.Array(GraphqlError) },
+  HttpApiSchema.annotations({ status: 413, description: "The body is larger than the service accepts" }),
 ) {}

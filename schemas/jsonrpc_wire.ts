@@ -35,8 +35,8 @@ export const JsonRpcFault = Schema.Struct({
   data: Schema.optional(Schema.Unknown),
 });
 
-/** An error reply: HTTP 400 for a refused request, 429 for a spent submission budget. */
-const errorReply = (status: 400 | 429, description: string, name: string) =>
+/** An error reply: HTTP 400 for a refused request, 413 for a body too large, 429 for a spent submission budget. */
+const errorReply = (status: 400 | 413 | 429, description: string, name: string) =>
   Schema.Struct({
     jsonrpc: Schema.Literal("2.0"),
     method: Schema.optional(Schema.String),
@@ -45,6 +45,11 @@ const errorReply = (status: 400 | 429, description: string, name: string) =>
   }).annotations({ ...HttpApiSchema.annotations({ status, description }), identifier: name });
 
 export const JsonRpcError = errorReply(400, "A JSON-RPC error reply", "JsonRpcError");
+export const JsonRpcBodyTooLarge = errorReply(
+  413,
+  "The body is larger than the service accepts (MAX_BODY_BYTES): a -32600 reply with id null",
+  "JsonRpcBodyTooLarge",
+);
 export const JsonRpcRateLimited = errorReply(
   429,
   "The key's hourly submission budget is spent (a -32029 error reply); other 429s carry the access envelope",

@@ -617,6 +617,10 @@ export interface components {
         GraphqlBadRequest: {
             errors: components["schemas"]["GraphqlError"][];
         };
+        /** @description The body is larger than the service accepts */
+        GraphqlBodyTooLarge: {
+            errors: components["schemas"]["GraphqlError"][];
+        };
         GraphqlError: {
             extensions: {
                 code: string;
@@ -649,6 +653,20 @@ export interface components {
         };
         /** @description an integer */
         Int: number;
+        /** @description The body is larger than the service accepts (MAX_BODY_BYTES): a -32600 reply with id null */
+        JsonRpcBodyTooLarge: {
+            error: {
+                /** @description JSON-RPC (-32xxx) or Ogmios (e.g. 3xxx submission) code; -32029 when a rate is spent */
+                code: number;
+                data?: unknown;
+                message: string;
+            };
+            /** @description echoed in the reply (Ogmios: any JSON) */
+            id?: unknown;
+            /** @enum {string} */
+            jsonrpc: "2.0";
+            method?: string;
+        };
         /** @description A JSON-RPC error reply */
         JsonRpcError: {
             error: {
@@ -1921,6 +1939,18 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
+            /** @description The body is larger than the service accepts */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GraphqlBodyTooLarge"];
+                };
+            };
             /** @description The key's rate, daily quota or GraphQL budget is spent; Retry-After says when to come back */
             429: {
                 headers: {
@@ -2180,6 +2210,18 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
+            /** @description The body is larger than the service accepts (MAX_BODY_BYTES): a -32600 reply with id null */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcBodyTooLarge"];
+                };
+            };
             /** @description The key's hourly submission budget is spent (a -32029 error reply); other 429s carry the access envelope */
             429: {
                 headers: {
@@ -2317,6 +2359,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description The body is larger than the service accepts */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GraphqlBodyTooLarge"];
                 };
             };
             /** @description The key's rate, daily quota or GraphQL budget is spent; Retry-After says when to come back */
@@ -2504,6 +2558,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description The body is larger than the service accepts (MAX_BODY_BYTES): a -32600 reply with id null */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcBodyTooLarge"];
                 };
             };
             /** @description The key's hourly submission budget is spent (a -32029 error reply); other 429s carry the access envelope */

@@ -487,6 +487,13 @@ Deno.test({
         }
       });
 
+      await t.step("413s: bodies over MAX_BODY_BYTES", async () => {
+        const huge = JSON.stringify({ query: `{ block { block_no } }${" ".repeat(1 << 20)}` });
+        for (const path of ["/v1/graphql", "/v1/preprod/graphql", "/v1/ogmios", "/v1/preprod/ogmios"]) {
+          await probe(`POST ${path}`, 413, request("POST", path, { key, body: huge }));
+        }
+      });
+
       await t.step("404s: things that do not exist", async () => {
         const nobody = unusedAddress();
         const noPool = bech32.encode("pool", bech32.toWords(randomBytes(28)));
