@@ -11,11 +11,7 @@
  * devnet's wallets) are the ones the end-to-end tests build with.
  */
 import * as CSL from "@emurgo/cardano-serialization-lib-nodejs";
-import {
-  createInteractionContext,
-  createLedgerStateQueryClient,
-  createTransactionSubmissionClient,
-} from "@cardano-ogmios/client";
+import process from "node:process";
 import { reachService, serviceUrl } from "./service_url.ts";
 
 /** Ogmios' protocol parameters, the fields a transaction builder needs (numbers may arrive as bigints). */
@@ -100,6 +96,10 @@ const main = async () => {
 
   await reachService(service);
   const [payer, payee] = await devnetWallets(network);
+  // loaded once the service is known to answer; it imports node's deprecated punycode, a warning not ours to show
+  process.noDeprecation = true;
+  const { createInteractionContext, createLedgerStateQueryClient, createTransactionSubmissionClient } =
+    await import("@cardano-ogmios/client");
   // a connection lost midway fails the awaited call below, which says so in one line
   const context = await createInteractionContext(() => {}, () => {}, {
     connection: { address: { http: ogmios, webSocket: `${ogmios.replace(/^http/, "ws")}?apikey=${apikey}` } },

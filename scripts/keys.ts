@@ -172,7 +172,12 @@ try {
     Option.match(settings.serviceDatabaseUrl, {
       onSome: (url) => makePgSqlClient({ url: Redacted.value(url), maxConnections: 2 }),
       onNone: () => Effect.map(connectOrOpen(`${settings.dataDir}/service`), (c) => c.sql),
-    }).pipe(Scope.extend(scope), Effect.provide(Reactivity.layer)),
+    }).pipe(
+      Scope.extend(scope),
+      Effect.provide(Reactivity.layer),
+      // the CLI's output stays plain text: no log lines from opening the embedded database
+      Effect.provide(Logger.remove(Logger.defaultLogger)),
+    ),
   );
   // migrations log what they apply; the CLI's own output stays plain text
   await Effect.runPromise(

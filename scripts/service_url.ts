@@ -25,7 +25,9 @@ export const reachService = async (base: string): Promise<void> => {
     const response = await fetch(`${base}/health`, { signal: AbortSignal.timeout(10_000) });
     await response.body?.cancel();
   } catch (error) {
-    const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    // fetch says "fetch failed"; what failed is in its cause (ECONNREFUSED, a DNS error, the timeout)
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+    const reason = (cause instanceof Error ? cause.message : String(cause)).split("\n")[0];
     throw new ServiceUnreachable(
       `no service answers at ${base} (${reason}); start it with \`npm start\`, or set SERVICE_URL ` +
         `(or PORT/HOST) to where it runs`,

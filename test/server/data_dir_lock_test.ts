@@ -88,7 +88,9 @@ Deno.test("a second start on a DATA_DIR in use fails at once naming the holder; 
     assert.equal(stderr.length, 1, stderr.join("\n"));
     assert.match(
       stderr[0]!,
-      new RegExp(`^Cannot start: DATA_DIR .+ is in use by process ${first.pid} on .+, started \\d{4}-\\d\\d-\\d\\dT`),
+      new RegExp(
+        `^Cannot start: DATA_DIR .+ is in use by process ${first.pid} on .+, started \\d{4}-\\d\\d-\\d\\dT`,
+      ),
     );
     assert.equal(new TextDecoder().decode(second.stdout), "", "nothing else is logged, no port is opened");
     // at once: the time to load the modules, never the first process's start-up (a generous bound for 2 busy cores)
