@@ -7,7 +7,7 @@
 import * as Reactivity from "@effect/experimental/Reactivity";
 import type { SqlClient } from "@effect/sql/SqlClient";
 import type { SqlError } from "@effect/sql/SqlError";
-import { Context, Effect, Layer, Option, Redacted, Ref, type Scope } from "effect";
+import { Context, Effect, Layer, Option, Redacted, Ref, Runtime, type Scope } from "effect";
 import { join } from "node:path";
 import type { Network } from "@schemas/network.ts";
 import { networks } from "@schemas/network.ts";
@@ -78,16 +78,28 @@ const embeddedChain = (network: Network, dataDir: string) =>
     });
     const close = (db: PGlite) => Effect.promise(() => db.close().catch(() => {}));
     // creating and seeding happen in a worker, whose memory goes when it ends; serving opens a fresh instance
+    // the worker's messages arrive outside any fiber: logged through this fiber's runtime (its logger)
+    const runtime = yield* Effect.runtime<never>();
     const seeded = yield* phase(`${network} chain database: prepare (created and seeded on first start)`, (
       progress,
     ) =>
-      prepareEmbedded(location, network, (text) => Effect.runSync(Ref.set(progress, text))).pipe(
+      prepareEmbedded(
+        location,
+        network,
+        (text) => Effect.runSync(Ref.set(progress, text)),
+        () =>
+          Runtime.runFork(runtime)(
+            Effect.logInfo(`seeding the ${network} demo chain into ${location} (first start)`).pipe(
+              Effect.annotateLogs({ network }),
+            ),
+          ),
+      ).pipe(
         Effect.mapError((e) =>
           new ChainDatabaseError(`${network} demo chain preparation failed: ${e.message}`)
         ),
       ), { network });
     if (seeded) {
-      yield* Effect.logInfo(`seeded the ${network} demo chain into ${location} (first start)`).pipe(
+      yield* Effect.logInfo(`seeded the ${network} demo chain`).pipe(
         Effect.annotateLogs({ network, ...seeded }),
       );
     }

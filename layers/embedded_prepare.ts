@@ -13,11 +13,15 @@ export class PrepareError extends Data.TaggedError("PrepareError")<{ readonly me
 
 export type Prepared = Extract<PrepareMessage, { type: "done" }>["seeded"];
 
-/** Prepares `dataDir` (seeding `network`'s demo chain when it holds none; null = only create it). */
+/**
+ * Prepares `dataDir` (seeding `network`'s demo chain when it holds none; null = only create it). `onSeeding`
+ * is called when seeding begins, `onProgress` with how far it is.
+ */
 export const prepareEmbedded = (
   dataDir: string,
   network: Network | null,
   onProgress: (text: string) => void = () => {},
+  onSeeding: () => void = () => {},
 ): Effect.Effect<Prepared, PrepareError> =>
   Effect.acquireUseRelease(
     Effect.sync(() =>
@@ -28,6 +32,7 @@ export const prepareEmbedded = (
         worker.onmessage = (event: MessageEvent<PrepareMessage>) => {
           const message = event.data;
           if (message.type === "progress") onProgress(message.text);
+          else if (message.type === "seeding") onSeeding();
           else if (message.type === "done") resume(Effect.succeed(message.seeded));
           else resume(Effect.fail(new PrepareError({ message: message.message })));
         };

@@ -16,6 +16,7 @@ export interface PrepareRequest {
 
 export type PrepareMessage =
   | { readonly type: "progress"; readonly text: string }
+  | { readonly type: "seeding" }
   | {
     readonly type: "done";
     readonly seeded: null | {
@@ -47,6 +48,7 @@ scope.onmessage = async (event) => {
         post({ type: "done", seeded: null });
         return;
       }
+      post({ type: "seeding" });
       const seeded = await Effect.runPromise(seedDemoChainPglite(db, {
         network,
         scale: 1,
