@@ -17,7 +17,7 @@ import { makePgSqlClient } from "./sql_pg.ts";
 import { makePgliteSqlClientFrom, openPglite } from "./sql_pglite.ts";
 import type { PGlite } from "@electric-sql/pglite";
 import { trackPglite } from "./embedded_memory.ts";
-import { prepareEmbedded } from "./embedded_prepare.ts";
+import { isPrepared, prepareEmbedded } from "./embedded_prepare.ts";
 import { makePrivateDir, makePrivateTree } from "./private_files.ts";
 import { phase } from "./startup_phase.ts";
 
@@ -67,12 +67,18 @@ const postgresChain = (network: Network, url: Redacted.Redacted<string>) =>
     return { network, sql, backend: "postgres", location, dbSync, demoChain } satisfies ChainDatabase;
   }).pipe(Effect.mapError((e) => describeFailure(network, redactUrl(url))(e)));
 
+/**
+ * A served chain database's buffer pool: PGlite's 128MB default is resident from the start (about 110 MB more
+ * per network); 32MB answered a scan-heavy query mix as fast within noise (scripts/measure_start.ts, README).
+ */
+const chainSharedBuffers = "32MB";
+
 const embeddedChain = (network: Network, dataDir: string) =>
   Effect.gen(function* () {
     const location = join(dataDir, network);
     yield* Effect.promise(() => makePrivateDir(location));
     const open = Effect.tryPromise({
-      try: () => openPglite(location),
+      try: () => openPglite(location, { sharedBuffers: chainSharedBuffers }),
       catch: (cause) =>
         new ChainDatabaseError(`${network} embedded database (${location}): ${String(cause)}`),
     });
@@ -80,24 +86,27 @@ const embeddedChain = (network: Network, dataDir: string) =>
     // creating and seeding happen in a worker, whose memory goes when it ends; serving opens a fresh instance
     // the worker's messages arrive outside any fiber: logged through this fiber's runtime (its logger)
     const runtime = yield* Effect.runtime<never>();
-    const seeded = yield* phase(`${network} chain database: prepare (created and seeded on first start)`, (
-      progress,
-    ) =>
-      prepareEmbedded(
-        location,
-        network,
-        (text) => Effect.runSync(Ref.set(progress, text)),
-        () =>
-          Runtime.runFork(runtime)(
-            Effect.logInfo(`seeding the ${network} demo chain into ${location} (first start)`).pipe(
-              Effect.annotateLogs({ network }),
+    const prepared = yield* Effect.promise(() => isPrepared(location));
+    const seeded = prepared
+      ? null
+      : yield* phase(`${network} chain database: prepare (created and seeded on first start)`, (
+        progress,
+      ) =>
+        prepareEmbedded(
+          location,
+          network,
+          (text) => Effect.runSync(Ref.set(progress, text)),
+          () =>
+            Runtime.runFork(runtime)(
+              Effect.logInfo(`seeding the ${network} demo chain into ${location} (first start)`).pipe(
+                Effect.annotateLogs({ network }),
+              ),
             ),
+        ).pipe(
+          Effect.mapError((e) =>
+            new ChainDatabaseError(`${network} demo chain preparation failed: ${e.message}`)
           ),
-      ).pipe(
-        Effect.mapError((e) =>
-          new ChainDatabaseError(`${network} demo chain preparation failed: ${e.message}`)
-        ),
-      ), { network });
+        ), { network });
     if (seeded) {
       yield* Effect.logInfo(`seeded the ${network} demo chain`).pipe(
         Effect.annotateLogs({ network, ...seeded }),

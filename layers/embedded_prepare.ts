@@ -7,7 +7,15 @@
  */
 import { Data, Effect } from "effect";
 import type { Network } from "@schemas/network.ts";
+import { join } from "node:path";
 import type { PrepareMessage, PrepareRequest } from "./embedded_prepare_worker.ts";
+
+/** Mirrors `preparedMarker` of the worker (imported from there, its module would start listening here). */
+const preparedMarker = ".cds-prepared";
+
+/** True when a worker has prepared `dataDir` before: it can be opened directly. */
+export const isPrepared = (dataDir: string): Promise<boolean> =>
+  Deno.stat(join(dataDir, preparedMarker)).then(() => true, () => false);
 
 export class PrepareError extends Data.TaggedError("PrepareError")<{ readonly message: string }> {}
 

@@ -6,7 +6,11 @@
 import { Effect } from "effect";
 import type { Network } from "@schemas/network.ts";
 import { seedDemoChainPglite } from "@src/demo_chain/seed.ts";
+import { join } from "node:path";
 import { openPglite } from "./sql_pglite.ts";
+
+/** Written into a directory once it is prepared (created, and seeded when asked); embedded_prepare.ts reads it. */
+const preparedMarker = ".cds-prepared";
 
 export interface PrepareRequest {
   readonly dataDir: string;
@@ -35,39 +39,42 @@ const scope = globalThis as unknown as {
 };
 const post = (message: PrepareMessage) => scope.postMessage(message);
 
-scope.onmessage = async (event) => {
-  const { dataDir, network } = event.data;
+/** Creates the database if needed and seeds it when asked and empty; what it seeded, or null. */
+const prepare = async ({ dataDir, network }: PrepareRequest) => {
+  post({ type: "progress", text: "opening (a new database is created first)" });
+  const db = await openPglite(dataDir);
   try {
-    post({ type: "progress", text: "opening (a new database is created first)" });
-    const db = await openPglite(dataDir);
-    try {
-      const [found] = (await db.query<{ t: string | null }>(
-        "select to_regclass('public.schema_version')::text as t",
-      )).rows;
-      if (network === null || found?.t != null) {
-        post({ type: "done", seeded: null });
-        return;
-      }
-      post({ type: "seeding" });
-      const seeded = await Effect.runPromise(seedDemoChainPglite(db, {
-        network,
-        scale: 1,
-        onProgress: (text) => post({ type: "progress", text }),
-      }));
-      // what later opens read is on disk, not only in the write-ahead log
-      await db.exec("checkpoint");
-      post({
-        type: "done",
-        seeded: {
-          tipBlockNo: seeded.tipBlockNo,
-          rows: Object.values(seeded.counts).reduce((sum, n) => sum + n, 0),
-          generateMs: seeded.generateMs,
-          indexMs: seeded.indexMs,
-        },
-      });
-    } finally {
-      await db.close();
-    }
+    const [found] = (await db.query<{ t: string | null }>(
+      "select to_regclass('public.schema_version')::text as t",
+    )).rows;
+    if (network === null || found?.t != null) return null;
+    post({ type: "seeding" });
+    const seeded = await Effect.runPromise(seedDemoChainPglite(db, {
+      network,
+      scale: 1,
+      onProgress: (text) => post({ type: "progress", text }),
+    }));
+    // what later opens read is on disk, not only in the write-ahead log
+    await db.exec("checkpoint");
+    return {
+      tipBlockNo: seeded.tipBlockNo,
+      rows: Object.values(seeded.counts).reduce((sum, n) => sum + n, 0),
+      generateMs: seeded.generateMs,
+      indexMs: seeded.indexMs,
+    };
+  } finally {
+    await db.close();
+  }
+};
+
+scope.onmessage = async (event) => {
+  try {
+    const seeded = await prepare(event.data);
+    // later starts see this and open the directory directly, without a worker
+    await Deno.writeTextFile(join(event.data.dataDir, preparedMarker), new Date().toISOString() + "\n", {
+      mode: 0o600,
+    });
+    post({ type: "done", seeded });
   } catch (error) {
     post({ type: "failed", message: error instanceof Error ? error.message : String(error) });
   }

@@ -15,7 +15,7 @@ import { join, resolve } from "node:path";
 import { makePgSqlClient } from "./sql_pg.ts";
 import { openPglite } from "./sql_pglite.ts";
 import { trackPglite } from "./embedded_memory.ts";
-import { prepareEmbedded } from "./embedded_prepare.ts";
+import { isPrepared, prepareEmbedded } from "./embedded_prepare.ts";
 import { makePrivateDir, makePrivateTree } from "./private_files.ts";
 
 export const socketFile = ".s.PGSQL.5432";
@@ -64,15 +64,15 @@ export const openAndServe = (
         }),
     );
     // a new database is created (initdb, seconds of synchronous wasm) in a worker, so the process stays responsive
-    const created = yield* Effect.promise(() =>
-      stat(join(directory, "PG_VERSION")).then(() => true, () => false)
-    );
-    if (!created) {
-      yield* Effect.logInfo(`service database: creating ${directory} (first start)`);
+    if (!(yield* Effect.promise(() => isPrepared(directory)))) {
       yield* prepareEmbedded(directory, null).pipe(Effect.mapError(fail(`cannot create ${directory}`)));
     }
     const db = yield* Effect.acquireRelease(
-      Effect.tryPromise({ try: () => openPglite(directory), catch: fail(`cannot open ${directory}`) }),
+      Effect.tryPromise({
+        // keys and usage are small: a small buffer pool (PGlite's default 128MB would all be resident)
+        try: () => openPglite(directory, { sharedBuffers: "8MB" }),
+        catch: fail(`cannot open ${directory}`),
+      }),
       (db) => Effect.promise(() => db.close().catch(() => {})),
     );
     yield* Effect.acquireRelease(Effect.sync(() => trackPglite("service", db)), (untrack) =>

@@ -9,7 +9,7 @@ import { makeAppLayer } from "@layers/app_layer.ts";
 import { JsonLoggerLive } from "@layers/logger.ts";
 import { lockDataDir } from "@layers/data_dir_lock.ts";
 import { memoryReport } from "@layers/embedded_memory.ts";
-import { restrictUmask } from "@layers/private_files.ts";
+import { makePrivateTree, restrictUmask } from "@layers/private_files.ts";
 import { makeHandler } from "./server/router.ts";
 
 // performance.now() counts from the process's start: what has passed here went to loading the modules
@@ -53,6 +53,15 @@ try {
   console.error(`Cannot start: ${error instanceof Error ? error.message : String(error)}`);
   await runtime.dispose().catch(() => {});
   Deno.exit(1);
+}
+
+if (embedded.length > 0 || Option.isNone(settings.serviceDatabaseUrl)) {
+  // PGlite creates files 0666 (the devnet's catch-up just did): owner-only again now and every minute; the
+  // directories are 0700 meanwhile, so nobody else reaches them
+  const protect = () =>
+    makePrivateTree(settings.dataDir).catch((e) => log(`cannot protect ${settings.dataDir}: ${e}`));
+  await protect();
+  Deno.unrefTimer(setInterval(protect, 60_000));
 }
 
 const handler = makeHandler(runtime);
