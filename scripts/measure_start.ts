@@ -21,8 +21,20 @@ const rssMb = async (pid: number): Promise<number> => {
   return Math.round(Number(status.match(/VmRSS:\s+(\d+) kB/)![1]) / 1024);
 };
 
+/** CPU time (user + system, all threads) the process has used, in ms: steadier than wall time on a busy machine. */
+const cpuMs = async (pid: number): Promise<number> => {
+  const fields = (await Deno.readTextFile(`/proc/${pid}/stat`)).split(") ")[1]!.split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return Math.round(ticks * 10); // USER_HZ is 100 on Linux
+};
+
+/** The 1-minute load average, to say how busy the machine was. */
+const load = async () => Number((await Deno.readTextFile("/proc/loadavg")).split(" ")[0]);
+
 interface Run {
   readonly listenMs: number;
+  readonly cpuMsToListen: number;
+  readonly loadAverage: number;
   readonly phases: Record<string, number>;
   readonly rssAfterListenMb: number;
   readonly rssAfterRequestsMb: number;
@@ -62,7 +74,9 @@ const requests = async (base: string, key: string) => {
     const graphql = await fetch(`${base}/v1/graphql`, {
       method: "POST",
       headers: { apikey: key, "content-type": "application/json" },
-      body: JSON.stringify({ query: "{ block(limit: 20, order_by: {id: desc}) { hash block_no tx_count } }" }),
+      body: JSON.stringify({
+        query: "{ block(limit: 20, order_by: {id: desc}) { hash block_no tx_count } }",
+      }),
     });
     await graphql.arrayBuffer();
   }
@@ -99,6 +113,8 @@ const startOnce = async (dataDir: string): Promise<Run> => {
   const line = await Promise.race([listened, exited]);
   const listenMs = Math.round(performance.now() - started);
   const rssAfterListenMb = await rssMb(child.pid);
+  const cpuMsToListen = await cpuMs(child.pid);
+  const loadAverage = await load();
   const logged = JSON.parse(line) as Record<string, unknown>;
   const base = String(logged.message).match(/(http:\/\/\S+)/)![1]!;
   await requests(base, await apiKey(dataDir));
@@ -120,7 +136,7 @@ const startOnce = async (dataDir: string): Promise<Run> => {
   delete logged.time;
   delete logged.level;
   delete logged.message;
-  return { listenMs, phases, rssAfterListenMb, rssAfterRequestsMb, logged };
+  return { listenMs, cpuMsToListen, loadAverage, phases, rssAfterListenMb, rssAfterRequestsMb, logged };
 };
 
 const dataDir = await Deno.makeTempDir({ prefix: "cds-measure-" });
