@@ -4,7 +4,8 @@
  * on a fresh DATA_DIR (first start: databases created and seeded), then again on the same directory (later
  * starts), and for each prints: time to listen, the start-up phases' `ms` from the log, RSS right after
  * listening and after a few requests, and the memory breakdown the service logs when it listens (V8 heap, each
- * PGlite's wasm memory). The directory is removed at the end. Run it on a quiet machine for the README's figures.
+ * PGlite's wasm memory), and once more without the devnet (`DEVNET_BLOCK_SECONDS=0`) to show what it holds.
+ * The directory is removed at the end. Run it on a quiet machine for the README's figures.
  */
 import { parseArgs } from "node:util";
 import { join, resolve } from "node:path";
@@ -82,12 +83,12 @@ const requests = async (base: string, key: string) => {
   }
 };
 
-const startOnce = async (dataDir: string): Promise<Run> => {
+const startOnce = async (dataDir: string, extraEnv: Record<string, string> = {}): Promise<Run> => {
   const started = performance.now();
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "src/main.ts"],
     cwd: repo,
-    env: { DATA_DIR: dataDir, PORT: "0", NO_COLOR: "1" },
+    env: { DATA_DIR: dataDir, PORT: "0", NO_COLOR: "1", ...extraEnv },
     stdout: "piped",
     stderr: "piped",
   }).spawn();
@@ -144,7 +145,11 @@ try {
   const first = await startOnce(join(dataDir, "data"));
   const later: Array<Run> = [];
   for (let i = 0; i < laterRuns; i++) later.push(await startOnce(join(dataDir, "data")));
-  console.log(JSON.stringify({ repo, cpus: navigator.hardwareConcurrency, first, later }, null, 2));
+  // what the devnet holds: the same later start without it
+  const laterWithoutDevnet = await startOnce(join(dataDir, "data"), { DEVNET_BLOCK_SECONDS: "0" });
+  console.log(
+    JSON.stringify({ repo, cpus: navigator.hardwareConcurrency, first, later, laterWithoutDevnet }, null, 2),
+  );
 } finally {
   await Deno.remove(dataDir, { recursive: true });
 }
