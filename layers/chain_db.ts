@@ -76,7 +76,13 @@ const chainSharedBuffers = "32MB";
 const embeddedChain = (network: Network, dataDir: string) =>
   Effect.gen(function* () {
     const location = join(dataDir, network);
-    yield* Effect.promise(() => makePrivateDir(location));
+    const fs = (what: string, f: () => Promise<void>) =>
+      Effect.tryPromise({
+        try: f,
+        catch: (cause) =>
+          new ChainDatabaseError(`${network} embedded database (${location}): ${what}: ${cause}`),
+      });
+    yield* fs("cannot create the directory", () => makePrivateDir(location));
     const open = Effect.tryPromise({
       try: () => openPglite(location, { sharedBuffers: chainSharedBuffers }),
       catch: (cause) =>
@@ -123,7 +129,7 @@ const embeddedChain = (network: Network, dataDir: string) =>
         const dbSync = yield* detectDbSync(sql);
         const demoChain = yield* isDemoChain(sql);
         // PGlite creates its files 0666 whatever the umask: make the whole directory its owner's only
-        yield* Effect.promise(() => makePrivateTree(location));
+        yield* fs("cannot make its files private", () => makePrivateTree(location));
         return { network, sql, backend: "pglite", location, dbSync, demoChain } satisfies ChainDatabase;
       }), { network });
   }).pipe(
