@@ -75,12 +75,12 @@ export const openAndServe = (
       }),
       (db) => Effect.promise(() => db.close().catch(() => {})),
     );
-    yield* Effect.acquireRelease(Effect.sync(() => trackPglite("service", db)), (untrack) =>
-      Effect.sync(untrack));
-    // a socket file left by a process that died: we hold the lock, so nobody serves it
-    yield* Effect.promise(() =>
-      rm(join(directory, socketFile), { force: true })
+    yield* Effect.acquireRelease(
+      Effect.sync(() => trackPglite("service", db)),
+      (untrack) => Effect.sync(untrack),
     );
+    // a socket file left by a process that died: we hold the lock, so nobody serves it
+    yield* Effect.promise(() => rm(join(directory, socketFile), { force: true }));
     yield* Effect.acquireRelease(
       Effect.tryPromise({
         try: async () => {
