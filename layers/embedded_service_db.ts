@@ -49,13 +49,22 @@ export const openAndServe = (
       catch: fail("cannot create"),
     });
     yield* Effect.acquireRelease(
-      Effect.tryPromise({
-        try: async () => {
-          const file = await Deno.open(join(directory, ".lock"), { create: true, write: true, mode: 0o600 });
-          await file.lock(true);
-          return file;
-        },
-        catch: fail(`cannot lock ${directory}`),
+      Effect.gen(function* () {
+        const file = yield* Effect.tryPromise({
+          try: () => Deno.open(join(directory, ".lock"), { create: true, write: true, mode: 0o600 }),
+          catch: fail(`cannot lock ${directory}`),
+        });
+        if (
+          !(yield* Effect.tryPromise({
+            try: () => file.tryLock(true),
+            catch: fail(`cannot lock ${directory}`),
+          }))
+        ) {
+          // another opener (a keys CLI working on it directly) holds it for a moment: wait, and say so
+          yield* Effect.logInfo(`waiting for ${join(directory, ".lock")}: another process has it open`);
+          yield* Effect.tryPromise({ try: () => file.lock(true), catch: fail(`cannot lock ${directory}`) });
+        }
+        return file;
       }),
       (file) =>
         Effect.promise(async () => {
