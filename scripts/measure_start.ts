@@ -37,6 +37,8 @@ interface Run {
   readonly cpuMsToListen: number;
   readonly loadAverage: number;
   readonly phases: Record<string, number>;
+  /** The highest RSS seen (sampled every 200 ms) until the service listened. */
+  readonly rssPeakMb: number;
   readonly rssAfterListenMb: number;
   readonly rssAfterRequestsMb: number;
   readonly logged: Record<string, unknown>;
@@ -111,7 +113,11 @@ const startOnce = async (dataDir: string, extraEnv: Record<string, string> = {})
   const exited = child.status.then((s) => {
     throw new Error(`the service exited (${s.code}) before listening:\n${lines.join("\n")}`);
   });
-  const line = await Promise.race([listened, exited]);
+  let rssPeakMb = 0;
+  const sampler = setInterval(() => {
+    rssMb(child.pid).then((mb) => rssPeakMb = Math.max(rssPeakMb, mb), () => {});
+  }, 200);
+  const line = await Promise.race([listened, exited]).finally(() => clearInterval(sampler));
   const listenMs = Math.round(performance.now() - started);
   const rssAfterListenMb = await rssMb(child.pid);
   const cpuMsToListen = await cpuMs(child.pid);
@@ -137,7 +143,16 @@ const startOnce = async (dataDir: string, extraEnv: Record<string, string> = {})
   delete logged.time;
   delete logged.level;
   delete logged.message;
-  return { listenMs, cpuMsToListen, loadAverage, phases, rssAfterListenMb, rssAfterRequestsMb, logged };
+  return {
+    listenMs,
+    cpuMsToListen,
+    loadAverage,
+    phases,
+    rssPeakMb,
+    rssAfterListenMb,
+    rssAfterRequestsMb,
+    logged,
+  };
 };
 
 const dataDir = await Deno.makeTempDir({ prefix: "cds-measure-" });
