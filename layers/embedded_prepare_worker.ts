@@ -1,16 +1,12 @@
 /**
- * Worker entry of `embedded_prepare.ts`: creates an embedded database directory (initdb) and, when asked, seeds
- * the demo chain into it, then closes it. It runs in a Web Worker so the main thread stays free to log progress
- * and whatever memory seeding takes goes away with the worker.
+ * Worker entry of `embedded_prepare.ts`: opens an embedded database directory (creating it: initdb, when it is
+ * empty) and, when asked, seeds the demo chain into it, then closes it. It runs in a Web Worker so the main
+ * thread stays free to log progress and whatever memory this takes goes away with the worker.
  */
 import { Effect } from "effect";
 import type { Network } from "@schemas/network.ts";
 import { seedDemoChainPglite } from "@src/demo_chain/seed.ts";
-import { join } from "node:path";
 import { openPglite } from "./sql_pglite.ts";
-
-/** Written into a directory once it is prepared (created, and seeded when asked); embedded_prepare.ts reads it. */
-const preparedMarker = ".cds-prepared";
 
 export interface PrepareRequest {
   readonly dataDir: string;
@@ -71,12 +67,7 @@ const prepare = async ({ dataDir, network }: PrepareRequest) => {
 
 scope.onmessage = async (event) => {
   try {
-    const seeded = await prepare(event.data);
-    // later starts see this and open the directory directly, without a worker
-    await Deno.writeTextFile(join(event.data.dataDir, preparedMarker), new Date().toISOString() + "\n", {
-      mode: 0o600,
-    });
-    post({ type: "done", seeded });
+    post({ type: "done", seeded: await prepare(event.data) });
   } catch (error) {
     post({ type: "failed", message: error instanceof Error ? error.message : String(error) });
   }

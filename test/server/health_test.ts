@@ -71,6 +71,9 @@ Deno.test({
           );
         }
         assert.ok(phases.has("service database: open and migrate"), logs);
+        // the databases were copied from one template cluster (one initdb), which is gone once they are
+        const entries = await Array.fromAsync(Deno.readDir(dataDir));
+        assert.deepEqual(entries.filter((e) => e.name.startsWith(".initdb-")), []);
         // the data is its owner's only: directories 0700, files 0600, the service database's socket too
         assert.deepEqual(await exposed(dataDir), []);
         const socket = await Deno.lstat(join(dataDir, "service", ".s.PGSQL.5432"));
