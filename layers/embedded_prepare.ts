@@ -63,6 +63,13 @@ interface Template {
 /** The template being shared, per parent directory; removed when its last user is done. */
 const templates = new Map<string, Template>();
 
+/** Templates left by a start that was killed while preparing (none is in use: DATA_DIR is locked). */
+const removeStaleTemplates = async (parent: string) => {
+  for await (const entry of Deno.readDir(parent)) {
+    if (entry.name.startsWith(".initdb-")) await Deno.remove(join(parent, entry.name), { recursive: true });
+  }
+};
+
 const acquireTemplate = (parent: string) =>
   Effect.tryPromise({
     try: async (): Promise<Template> => {
@@ -70,9 +77,9 @@ const acquireTemplate = (parent: string) =>
         const path = join(parent, `.initdb-${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`);
         const created: Template = {
           path,
-          ready: Effect.runPromise(inWorker({ dataDir: path, network: null }, () => {}, () => {})).then(
-            () => {},
-          ),
+          ready: removeStaleTemplates(parent).then(async () => {
+            await Effect.runPromise(inWorker({ dataDir: path, network: null }, () => {}, () => {}));
+          }),
           users: 0,
         };
         templates.set(parent, created);

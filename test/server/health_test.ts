@@ -51,6 +51,8 @@ Deno.test({
   fn: async () => {
     const dataDir = await Deno.makeTempDir({ prefix: "cds-embedded-" });
     try {
+      // a template left by a start killed while preparing: removed by the next one
+      await Deno.mkdir(join(dataDir, ".initdb-1-stale"));
       const first = await startService({ DATA_DIR: dataDir });
       let firstHealth: { status: number; body: Health };
       try {
@@ -71,7 +73,8 @@ Deno.test({
           );
         }
         assert.ok(phases.has("service database: open and migrate"), logs);
-        // the databases were copied from one template cluster (one initdb), which is gone once they are
+        // the databases were copied from one template cluster (one initdb), which is gone once they are (and
+        // so is the stale one)
         const entries = await Array.fromAsync(Deno.readDir(dataDir));
         assert.deepEqual(entries.filter((e) => e.name.startsWith(".initdb-")), []);
         // the data is its owner's only: directories 0700, files 0600, the service database's socket too
