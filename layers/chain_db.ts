@@ -7,17 +7,19 @@
 import * as Reactivity from "@effect/experimental/Reactivity";
 import type { SqlClient } from "@effect/sql/SqlClient";
 import type { SqlError } from "@effect/sql/SqlError";
-import { Context, Effect, Layer, Option, Redacted, type Scope } from "effect";
-import { mkdir } from "node:fs/promises";
+import { Context, Effect, Layer, Option, Redacted, Ref, Runtime, type Scope } from "effect";
 import { join } from "node:path";
 import type { Network } from "@schemas/network.ts";
 import { networks } from "@schemas/network.ts";
 import { type DbSyncInfo, type DbSyncUnsupported, describeDbSync, detectDbSync } from "@src/dbsync/detect.ts";
-import { seedDemoChainPglite } from "@src/demo_chain/seed.ts";
 import { AppConfig, redactUrl } from "./config.ts";
 import { makePgSqlClient } from "./sql_pg.ts";
 import { makePgliteSqlClientFrom, openPglite } from "./sql_pglite.ts";
 import type { PGlite } from "@electric-sql/pglite";
+import { trackPglite } from "./embedded_memory.ts";
+import { isPrepared, prepareEmbedded } from "./embedded_prepare.ts";
+import { makePrivateDir, makePrivateTree } from "./private_files.ts";
+import { phase } from "./startup_phase.ts";
 
 export interface ChainDatabase {
   readonly network: Network;
@@ -65,51 +67,71 @@ const postgresChain = (network: Network, url: Redacted.Redacted<string>) =>
     return { network, sql, backend: "postgres", location, dbSync, demoChain } satisfies ChainDatabase;
   }).pipe(Effect.mapError((e) => describeFailure(network, redactUrl(url))(e)));
 
+/**
+ * A served chain database's buffer pool: PGlite's 128MB default is resident from the start (about 110 MB more
+ * per network); 32MB answered a scan-heavy query mix as fast within noise (scripts/measure_start.ts, README).
+ */
+const chainSharedBuffers = "32MB";
+
 const embeddedChain = (network: Network, dataDir: string) =>
   Effect.gen(function* () {
     const location = join(dataDir, network);
-    yield* Effect.promise(() => mkdir(location, { recursive: true }));
+    const fs = (what: string, f: () => Promise<void>) =>
+      Effect.tryPromise({
+        try: f,
+        catch: (cause) =>
+          new ChainDatabaseError(`${network} embedded database (${location}): ${what}: ${cause}`),
+      });
+    yield* fs("cannot create the directory", () => makePrivateDir(location));
     const open = Effect.tryPromise({
-      try: () => openPglite(location),
+      try: () => openPglite(location, { sharedBuffers: chainSharedBuffers }),
       catch: (cause) =>
         new ChainDatabaseError(`${network} embedded database (${location}): ${String(cause)}`),
     });
     const close = (db: PGlite) => Effect.promise(() => db.close().catch(() => {}));
-    yield* Effect.acquireUseRelease(
-      open,
-      (db) =>
-        Effect.gen(function* () {
-          const [found] = (yield* Effect.promise(() =>
-            db.query<{ t: string | null }>("select to_regclass('public.schema_version')::text as t")
-          )).rows;
-          if (found?.t != null) {
-            return false;
-          }
-          yield* Effect.logInfo(`seeding the ${network} demo chain into ${location} (first start)`);
-          const started = Date.now();
-          const seeded = yield* seedDemoChainPglite(db, { network, scale: 1 }).pipe(
-            Effect.mapError((e) =>
-              new ChainDatabaseError(`${network} demo chain seeding failed: ${e.message}`)
+    // creating and seeding happen in a worker, whose memory goes when it ends; serving opens a fresh instance
+    // the worker's messages arrive outside any fiber: logged through this fiber's runtime (its logger)
+    const runtime = yield* Effect.runtime<never>();
+    const prepared = yield* Effect.promise(() => isPrepared(location));
+    const seeded = prepared
+      ? null
+      : yield* phase(`${network} chain database: prepare (created and seeded on first start)`, (
+        progress,
+      ) =>
+        prepareEmbedded(
+          location,
+          network,
+          (text) => Effect.runSync(Ref.set(progress, text)),
+          () =>
+            Runtime.runFork(runtime)(
+              Effect.logInfo(`seeding the ${network} demo chain into ${location} (first start)`).pipe(
+                Effect.annotateLogs({ network }),
+              ),
             ),
-          );
-          yield* Effect.logInfo(`seeded the ${network} demo chain in ${Date.now() - started} ms`).pipe(
-            Effect.annotateLogs({
-              network,
-              tipBlockNo: seeded.tipBlockNo,
-              rows: Object.values(seeded.counts).reduce((sum, n) =>
-                sum + n, 0),
-            }),
-          );
-          return true;
-        }),
-      // seeding grows the wasm heap, which never shrinks: serve from a fresh instance instead
-      close,
-    );
-    const db = yield* Effect.acquireRelease(open, close);
-    const sql = yield* makePgliteSqlClientFrom(db, { readOnly: true });
-    const dbSync = yield* detectDbSync(sql);
-    const demoChain = yield* isDemoChain(sql);
-    return { network, sql, backend: "pglite", location, dbSync, demoChain } satisfies ChainDatabase;
+        ).pipe(
+          Effect.mapError((e) =>
+            new ChainDatabaseError(`${network} demo chain preparation failed: ${e.message}`)
+          ),
+        ), { network });
+    if (seeded) {
+      yield* Effect.logInfo(`seeded the ${network} demo chain`).pipe(
+        Effect.annotateLogs({ network, ...seeded }),
+      );
+    }
+    return yield* phase(`${network} chain database: open for serving`, () =>
+      Effect.gen(function* () {
+        const db = yield* Effect.acquireRelease(open, close);
+        yield* Effect.acquireRelease(
+          Effect.sync(() => trackPglite(network, db)),
+          (untrack) => Effect.sync(untrack),
+        );
+        const sql = yield* makePgliteSqlClientFrom(db, { readOnly: true });
+        const dbSync = yield* detectDbSync(sql);
+        const demoChain = yield* isDemoChain(sql);
+        // PGlite creates its files 0666 whatever the umask: make the whole directory its owner's only
+        yield* fs("cannot make its files private", () => makePrivateTree(location));
+        return { network, sql, backend: "pglite", location, dbSync, demoChain } satisfies ChainDatabase;
+      }), { network });
   }).pipe(
     Effect.mapError((e) =>
       e instanceof ChainDatabaseError ? e : describeFailure(network, join(dataDir, network))(e)
@@ -127,7 +149,9 @@ export const ChainDatabasesLive: Layer.Layer<ChainDatabases, ChainDatabaseError,
       Scope.Scope | Reactivity.Reactivity
     > => {
       const url = config.networks[network].databaseUrl;
-      return Option.isSome(url) ? postgresChain(network, url.value) : embeddedChain(network, config.dataDir);
+      return Option.isSome(url)
+        ? phase(`${network} chain database: connect`, () => postgresChain(network, url.value), { network })
+        : embeddedChain(network, config.dataDir);
     }, { concurrency: "unbounded" });
     for (const chain of opened) {
       const missing = chain.dbSync.missingDbSyncIndexes.length + chain.dbSync.missingExtraIndexes.length > 0;

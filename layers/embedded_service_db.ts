@@ -10,10 +10,13 @@ import type { SqlClient } from "@effect/sql/SqlClient";
 import { SqlError } from "@effect/sql/SqlError";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { Effect, type Scope } from "effect";
-import { mkdir, rm, stat } from "node:fs/promises";
+import { rm, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { makePgSqlClient } from "./sql_pg.ts";
 import { openPglite } from "./sql_pglite.ts";
+import { trackPglite } from "./embedded_memory.ts";
+import { isPrepared, prepareEmbedded } from "./embedded_prepare.ts";
+import { makePrivateDir, makePrivateTree } from "./private_files.ts";
 
 export const socketFile = ".s.PGSQL.5432";
 
@@ -42,17 +45,26 @@ export const openAndServe = (
 ): Effect.Effect<SqlClient, SqlError, Scope.Scope | Reactivity.Reactivity> =>
   Effect.gen(function* () {
     yield* Effect.tryPromise({
-      try: () => mkdir(directory, { recursive: true }),
+      try: () => makePrivateDir(directory),
       catch: fail("cannot create"),
     });
     yield* Effect.acquireRelease(
-      Effect.tryPromise({
-        try: async () => {
-          const file = await Deno.open(join(directory, ".lock"), { create: true, write: true });
-          await file.lock(true);
-          return file;
-        },
-        catch: fail(`cannot lock ${directory}`),
+      Effect.gen(function* () {
+        const file = yield* Effect.tryPromise({
+          try: () => Deno.open(join(directory, ".lock"), { create: true, write: true, mode: 0o600 }),
+          catch: fail(`cannot lock ${directory}`),
+        });
+        if (
+          !(yield* Effect.tryPromise({
+            try: () => file.tryLock(true),
+            catch: fail(`cannot lock ${directory}`),
+          }))
+        ) {
+          // another opener (a keys CLI working on it directly) holds it for a moment: wait, and say so
+          yield* Effect.logInfo(`waiting for ${join(directory, ".lock")}: another process has it open`);
+          yield* Effect.tryPromise({ try: () => file.lock(true), catch: fail(`cannot lock ${directory}`) });
+        }
+        return file;
       }),
       (file) =>
         Effect.promise(async () => {
@@ -60,9 +72,21 @@ export const openAndServe = (
           file.close();
         }),
     );
+    // a new database is created (initdb, seconds of synchronous wasm) in a worker, so the process stays responsive
+    if (!(yield* Effect.promise(() => isPrepared(directory)))) {
+      yield* prepareEmbedded(directory, null).pipe(Effect.mapError(fail(`cannot create ${directory}`)));
+    }
     const db = yield* Effect.acquireRelease(
-      Effect.tryPromise({ try: () => openPglite(directory), catch: fail(`cannot open ${directory}`) }),
+      Effect.tryPromise({
+        // keys and usage are small: a small buffer pool (PGlite's default 128MB would all be resident)
+        try: () => openPglite(directory, { sharedBuffers: "8MB" }),
+        catch: fail(`cannot open ${directory}`),
+      }),
       (db) => Effect.promise(() => db.close().catch(() => {})),
+    );
+    yield* Effect.acquireRelease(
+      Effect.sync(() => trackPglite("service", db)),
+      (untrack) => Effect.sync(untrack),
     );
     // a socket file left by a process that died: we hold the lock, so nobody serves it
     yield* Effect.promise(() => rm(join(directory, socketFile), { force: true }));
@@ -71,12 +95,19 @@ export const openAndServe = (
         try: async () => {
           const server = new PGLiteSocketServer({ db, path: join(directory, socketFile), maxConnections: 8 });
           await server.start();
+          // the socket lets anyone who reaches it in as superuser without a password: its owner only
+          await Deno.chmod(join(directory, socketFile), 0o600);
           return server;
         },
         catch: fail(`cannot serve ${directory}`),
       }),
       (server) => Effect.promise(() => server.stop().catch(() => {})),
     );
+    // PGlite creates its files 0666 whatever the umask: make the whole directory its owner's only
+    yield* Effect.tryPromise({
+      try: () => makePrivateTree(directory),
+      catch: fail(`cannot protect ${directory}`),
+    });
     // the socket is served by this very process: while it is busy (seeding a demo chain on first start) a
     // connection can wait a while to be accepted, which is no reason to give up
     return yield* makePgSqlClient({

@@ -17,6 +17,7 @@ import type { QueryServices } from "@src/jsonrpc/method.ts";
 import { AppConfig } from "./config.ts";
 import { ChainDatabases } from "./chain_db.ts";
 import { chainDbNodeClient } from "./node_client_chain_db.ts";
+import { phase } from "./startup_phase.ts";
 import { devnetNodeClient } from "./node_client_devnet.ts";
 import { ogmiosNodeClient } from "./node_client_ogmios.ts";
 
@@ -62,7 +63,11 @@ export const NodeClientsLive: Layer.Layer<NodeClients, SqlError, AppConfig | Que
       const client = Option.isSome(url)
         ? yield* ogmiosNodeClient(network, url.value)
         : chain.backend === "pglite" && chain.demoChain && config.devnetBlockSeconds > 0
-        ? yield* devnetNodeClient(chain, { dataDir: config.dataDir, blockSeconds: config.devnetBlockSeconds })
+        ? yield* phase(
+          `${network} devnet: start (wallets funded and the chain caught up to the clock)`,
+          () => devnetNodeClient(chain, { dataDir: config.dataDir, blockSeconds: config.devnetBlockSeconds }),
+          { network },
+        )
         : yield* chainDbNodeClient(
           network,
           chain.backend === "pglite" && chain.demoChain ? "embedded demo chain" : "db-sync database",

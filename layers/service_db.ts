@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { AppConfig, redactUrl } from "./config.ts";
 import { makePgSqlClient } from "./sql_pg.ts";
 import { openAndServe } from "./embedded_service_db.ts";
+import { phase } from "./startup_phase.ts";
 
 export interface ServiceDatabaseShape {
   readonly sql: SqlClient;
@@ -87,10 +88,11 @@ const open = Effect.gen(function* () {
 export const ServiceDatabaseLive: Layer.Layer<ServiceDatabase, ServiceDatabaseError, AppConfig> = Layer
   .scoped(
     ServiceDatabase,
-    Effect.gen(function* () {
-      const db = yield* open;
-      yield* migrate(db.sql, yield* loadMigrations());
-      yield* Effect.logInfo(`service database: ${db.backend} ${db.location}`);
-      return db;
-    }).pipe(Effect.mapError((e) => new ServiceDatabaseError(`service database: ${e.message}`))),
+    phase("service database: open and migrate", () =>
+      Effect.gen(function* () {
+        const db = yield* open;
+        yield* migrate(db.sql, yield* loadMigrations());
+        yield* Effect.logInfo(`service database: ${db.backend} ${db.location}`);
+        return db;
+      })).pipe(Effect.mapError((e) => new ServiceDatabaseError(`service database: ${e.message}`))),
   ).pipe(Layer.provide(Reactivity.layer));

@@ -19,9 +19,23 @@ export interface PgliteClientOptions {
   readonly readOnly?: boolean;
 }
 
+export interface PgliteOpenOptions {
+  /**
+   * PostgreSQL's `shared_buffers` (e.g. "32MB"); PGlite's default is 128MB, all of it resident once opened.
+   * Its files are read through the OS page cache, so a small pool costs little for our data sizes.
+   */
+  readonly sharedBuffers?: string;
+}
+
 /** Opens (creating on first use) a PGlite database with our parsers. */
-export const openPglite = (dataDir?: string): Promise<PGlite> =>
-  PGlite.create({ dataDir, parsers: textParsers });
+export const openPglite = (dataDir?: string, o: PgliteOpenOptions = {}): Promise<PGlite> =>
+  PGlite.create({
+    dataDir,
+    parsers: textParsers,
+    ...(o.sharedBuffers
+      ? { startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${o.sharedBuffers}`] }
+      : {}),
+  });
 
 /** A SqlClient over an already open PGlite; the caller owns the PGlite's lifetime. */
 export const makePgliteSqlClientFrom = (

@@ -81,7 +81,7 @@ try {
       ...extra,
     };
     const create = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "scripts/keys.ts", "create", "--tier", "paid", "--name", `bench ${name}`],
+      args: ["run", "-A", "scripts/keys.ts", "create", "--tier", "paid", "--name", `bench ${name}`, "--init"],
       env,
       stdout: "piped",
     }).output();

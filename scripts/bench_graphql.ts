@@ -178,7 +178,7 @@ const env = {
   NO_COLOR: "1",
 };
 const created = await new Deno.Command(Deno.execPath(), {
-  args: ["run", "-A", "scripts/keys.ts", "create", "--tier", "paid", "--name", "bench"],
+  args: ["run", "-A", "scripts/keys.ts", "create", "--tier", "paid", "--name", "bench", "--init"],
   env,
   stdout: "piped",
 }).output();

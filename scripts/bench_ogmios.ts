@@ -113,7 +113,8 @@ async function main() {
   const seeded = await deno(["scripts/seed.ts", "--network", "preprod", "--database-url", urlOf(demoDb)])
     .output();
   if (!seeded.success) throw new Error(new TextDecoder().decode(seeded.stderr));
-  const created = await deno(["scripts/keys.ts", "create", "--tier", "paid", "--name", "bench"]).output();
+  const created = await deno(["scripts/keys.ts", "create", "--tier", "paid", "--name", "bench", "--init"])
+    .output();
   const key = new TextDecoder().decode(created.stdout).trim().split("\n").pop()!;
   const service = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "src/main.ts"],

@@ -2,7 +2,7 @@
  * `npm run devnet -- wallets --network mainnet|preprod`: the embedded devnet's funded test wallets, as a JSON
  * array of `{address, signingKey}` (the key as bech32 `ed25519_sk…`). The keys come from the installation's
  * seed under DATA_DIR (created on first use, never in the repository); the service funds the wallets when it
- * opens the network's embedded chain.
+ * opens the network's embedded chain. A DATA_DIR holding no service database is refused unless `--init`.
  */
 import { parseArgs } from "node:util";
 import { Effect } from "effect";
@@ -10,11 +10,13 @@ import { appConfig, describeConfigError } from "@layers/config.ts";
 import { networks } from "@schemas/network.ts";
 import { demoNetworks } from "@src/demo_chain/network_params.ts";
 import { deriveWallets, loadOrCreateSeed } from "@src/devnet/wallets.ts";
+import { holdsServiceData, requireServiceDataDir, takeInitFlag } from "./cli_data_dir.ts";
 
-const usage = "usage: npm run devnet -- wallets --network mainnet|preprod";
+const usage = "usage: npm run devnet -- wallets --network mainnet|preprod [--init]";
 
+const { init, rest } = takeInitFlag(Deno.args);
 const { positionals, values } = parseArgs({
-  args: Deno.args,
+  args: rest,
   options: { network: { type: "string", default: "mainnet" } },
   allowPositionals: true,
 });
@@ -28,6 +30,8 @@ if (config._tag === "Left") {
   console.error(`devnet: invalid configuration: ${describeConfigError(config.left)}`);
   Deno.exit(2);
 }
+// the wallets come from the seed in the service's DATA_DIR: one made elsewhere would name wallets nobody funds
+await requireServiceDataDir("devnet", config.right.dataDir, init, holdsServiceData);
 const seed = await loadOrCreateSeed(config.right.dataDir);
 const wallets = deriveWallets(seed, network, demoNetworks[network].networkId)
   .map(({ address, signingKey }) => ({ address, signingKey }));

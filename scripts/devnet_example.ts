@@ -4,17 +4,15 @@
  * cardano-serialization-lib, evaluate and submit it with the official Ogmios client through the service's
  * `/v1/ogmios`, then poll `/api/public/tx-status` until the transaction is in a block.
  *
- *   APIKEY=… npm run devnet:example            # SERVICE_URL (default http://127.0.0.1:3000), NETWORK (mainnet)
+ *   APIKEY=… npm run devnet:example     # the service at SERVICE_URL, else http://HOST:PORT (as npm start reads
+ *                                       # them: 127.0.0.1, 3000); NETWORK (mainnet); DATA_DIR as the service's
  *
  * The helpers it exports (CSL's builder configuration and cost models from Ogmios' protocol parameters, the
  * devnet's wallets) are the ones the end-to-end tests build with.
  */
 import * as CSL from "@emurgo/cardano-serialization-lib-nodejs";
-import {
-  createInteractionContext,
-  createLedgerStateQueryClient,
-  createTransactionSubmissionClient,
-} from "@cardano-ogmios/client";
+import process from "node:process";
+import { reachService, serviceUrl } from "./service_url.ts";
 
 /** Ogmios' protocol parameters, the fields a transaction builder needs (numbers may arrive as bigints). */
 export interface OgmiosProtocolParameters {
@@ -85,19 +83,25 @@ export const devnetWallets = async (
     stdout: "piped",
     stderr: "piped",
   }).output();
-  if (out.code !== 0) throw new Error(`devnet wallets: ${new TextDecoder().decode(out.stderr)}`);
+  if (out.code !== 0) throw new Error(new TextDecoder().decode(out.stderr).trim().split("\n")[0]);
   return JSON.parse(new TextDecoder().decode(out.stdout));
 };
 
 const main = async () => {
-  const service = Deno.env.get("SERVICE_URL") ?? "http://127.0.0.1:3000";
+  const service = serviceUrl();
   const network = Deno.env.get("NETWORK") ?? "mainnet";
   const apikey = Deno.env.get("APIKEY");
   if (!apikey) throw new Error("set APIKEY (create one with `npm run keys -- create --tier paid`)");
   const ogmios = `${service}/v1${network === "mainnet" ? "" : `/${network}`}/ogmios`;
 
+  await reachService(service);
   const [payer, payee] = await devnetWallets(network);
-  const context = await createInteractionContext(console.error, () => {}, {
+  // loaded once the service is known to answer; it imports node's deprecated punycode, a warning not ours to show
+  process.noDeprecation = true;
+  const { createInteractionContext, createLedgerStateQueryClient, createTransactionSubmissionClient } =
+    await import("@cardano-ogmios/client");
+  // a connection lost midway fails the awaited call below, which says so in one line
+  const context = await createInteractionContext(() => {}, () => {}, {
     connection: { address: { http: ogmios, webSocket: `${ogmios.replace(/^http/, "ws")}?apikey=${apikey}` } },
   });
   const ledger = await createLedgerStateQueryClient(context);
@@ -144,4 +148,17 @@ const main = async () => {
   }
 };
 
-if (import.meta.main) await main();
+/** What went wrong, in one line (no stack trace): the message of an Error, the JSON of anything else. */
+const oneLine = (error: unknown): string => {
+  const text = error instanceof Error ? error.message : JSON.stringify(error) ?? String(error);
+  return text.split("\n")[0]!;
+};
+
+if (import.meta.main) {
+  try {
+    await main();
+  } catch (error) {
+    console.error(`devnet:example: ${oneLine(error)}`);
+    Deno.exit(1);
+  }
+}

@@ -5,6 +5,8 @@
  *
  *   create --tier free|paid --name NAME [--expires ISO-8601] [--account NAME]   prints the key on its last line
  *   list | revoke ID | deactivate ID | activate ID | rename ID NAME | rotate ID | usage [ID]
+ *
+ * On the embedded database, a DATA_DIR that holds none is refused unless `--init` (create one there).
  */
 import { parseArgs } from "node:util";
 import type { SqlClient } from "@effect/sql/SqlClient";
@@ -15,8 +17,9 @@ import { connectOrOpen } from "@layers/embedded_service_db.ts";
 import { type KeyRecord, type KeyStatus, makeKeyStore } from "@layers/key_store.ts";
 import { loadMigrations, migrate } from "@layers/service_db.ts";
 import { makePgSqlClient } from "@layers/sql_pg.ts";
+import { requireServiceDataDir, takeInitFlag } from "./cli_data_dir.ts";
 
-const usage = `usage: npm run keys -- <command>
+const usage = `usage: npm run keys -- <command> [--init]
   create --tier free|paid --name NAME [--expires ISO-8601] [--account NAME]
   list
   revoke ID | deactivate ID | activate ID
@@ -160,6 +163,8 @@ if (config._tag === "Left") {
   Deno.exit(2);
 }
 const settings = config.right;
+const { init, rest: args } = takeInitFlag(Deno.args);
+if (Option.isNone(settings.serviceDatabaseUrl)) await requireServiceDataDir("keys", settings.dataDir, init);
 const scope = Effect.runSync(Scope.make());
 let code = 0;
 try {
@@ -167,7 +172,12 @@ try {
     Option.match(settings.serviceDatabaseUrl, {
       onSome: (url) => makePgSqlClient({ url: Redacted.value(url), maxConnections: 2 }),
       onNone: () => Effect.map(connectOrOpen(`${settings.dataDir}/service`), (c) => c.sql),
-    }).pipe(Scope.extend(scope), Effect.provide(Reactivity.layer)),
+    }).pipe(
+      Scope.extend(scope),
+      Effect.provide(Reactivity.layer),
+      // the CLI's output stays plain text: no log lines from opening the embedded database
+      Effect.provide(Logger.remove(Logger.defaultLogger)),
+    ),
   );
   // migrations log what they apply; the CLI's own output stays plain text
   await Effect.runPromise(
@@ -175,7 +185,7 @@ try {
       Effect.provide(Logger.remove(Logger.defaultLogger)),
     ),
   );
-  const exit = await Effect.runPromiseExit(run(sql, settings.apiKeyPrefix, Deno.args));
+  const exit = await Effect.runPromiseExit(run(sql, settings.apiKeyPrefix, args));
   if (Exit.isFailure(exit)) throw Cause.squash(exit.cause);
   console.log(exit.value);
 } catch (error) {

@@ -41,9 +41,20 @@ const scale = Number(values.scale);
 if (!Number.isInteger(scale) || scale < 1 || scale > 1000) fail(`--scale must be an integer from 1 to 1000`);
 
 const started = performance.now();
+// how far it is, on stderr every few seconds (a large --scale takes minutes)
+let told = started;
+const onProgress = (text: string) => {
+  if (performance.now() - told < 3000) return;
+  told = performance.now();
+  console.error(`seed: ${Math.round((told - started) / 1000)} s: ${text}`);
+};
 const result = await Effect.runPromise(
   Effect.either(
-    seedDemoChainPostgres(url, { network: network._tag === "Some" ? network.value : "mainnet", scale }),
+    seedDemoChainPostgres(url, {
+      network: network._tag === "Some" ? network.value : "mainnet",
+      scale,
+      onProgress,
+    }),
   ),
 );
 if (result._tag === "Left") {

@@ -16,6 +16,8 @@ import { nonConcurrentStatement, readExtraIndexes } from "@src/dbsync/extra_inde
 export interface SeedOptions {
   readonly network: Network;
   readonly scale: number;
+  /** Told how far seeding is ("1,200 blocks, 30,000 rows", "building indexes", ...), for start-up progress. */
+  readonly onProgress?: (progress: string) => void;
 }
 
 export interface SeedResult {
@@ -38,8 +40,16 @@ interface SeedConnection {
 const schemaSql = (file: DbSyncSqlFile) => Effect.runPromise(readSchemaSql(file));
 
 /** Our extra indexes, without CONCURRENTLY so they can be built inside the seeding transaction. */
-const extraIndexesInTransaction = async (): Promise<string> =>
-  (await Effect.runPromise(readExtraIndexes)).map((index) => nonConcurrentStatement(index) + ";").join("\n");
+const extraIndexesInTransaction = async (): Promise<ReadonlyArray<string>> =>
+  (await Effect.runPromise(readExtraIndexes)).map((index) => nonConcurrentStatement(index));
+
+/** db-sync's index file, one statement per line, as separate statements (so progress can be told between them). */
+const statementsOf = (text: string): ReadonlyArray<string> =>
+  text.split("\n").filter((line) => !/^\s*(--|$)/.test(line)).join("\n").split(/;\s*\n/)
+    .map((s) => s.trim().replace(/;$/, "")).filter((s) => s !== "");
+
+/** A turn of the event loop, so timers (start-up progress lines) run between long synchronous steps. */
+const yieldToTimers = (): Promise<void> => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 const seed = async (db: SeedConnection, options: SeedOptions): Promise<SeedResult> => {
   const hasSchema = (await db.queryValue("select to_regclass('public.block') is not null")) === true;
@@ -52,17 +62,36 @@ const seed = async (db: SeedConnection, options: SeedOptions): Promise<SeedResul
     const sink = new CopySink(db.copy);
     defineTables(sink);
     const started = performance.now();
+    const report = options.onProgress ?? (() => {});
+    // the generator calls onBlock every 16 blocks
+    let blocks = 0;
     const generator = new ChainGenerator(sink, demoNetworks[options.network], {
       scale: options.scale,
-      onBlock: () => sink.flushFull(),
+      onBlock: () => {
+        blocks += 16;
+        if (blocks % 128 === 0) {
+          const rows = [...sink.counts.values()].reduce((sum, n) => sum + n, 0);
+          report(`generating: ${blocks} blocks, ${rows} rows copied`);
+          return sink.flushFull().then(yieldToTimers);
+        }
+        return sink.flushFull();
+      },
     });
     const chain = await generator.run();
     await sink.flushAll();
     const generateMs = Math.round(performance.now() - started);
     const indexStarted = performance.now();
-    if (!hasSchema) await db.exec(await schemaSql("dbsync_indexes.sql"));
-    await db.exec(await extraIndexesInTransaction());
+    const indexes = [
+      ...(hasSchema ? [] : statementsOf(await schemaSql("dbsync_indexes.sql"))),
+      ...await extraIndexesInTransaction(),
+    ];
+    for (const [i, statement] of indexes.entries()) {
+      report(`building indexes: ${i} of ${indexes.length} (${blocks} blocks generated)`);
+      await db.exec(statement);
+      await yieldToTimers();
+    }
     await db.exec("commit");
+    report("analyzing");
     await db.exec("analyze");
     return {
       counts: Object.fromEntries(sink.counts),

@@ -54,7 +54,15 @@ export const writeEpochBoundaries = (
       where b.epoch_no = ${at.from} and not exists (select 1 from epoch_finalized where no = ${at.from})
       having count(distinct b.id) > 0`;
     yield* createUnspentTable(sql);
+    // catching up after a long stop crosses many epochs in one block: say how far it is every few seconds
+    let told = performance.now();
     for (let epoch = at.from + 1; epoch <= at.to; epoch++) {
+      if (performance.now() - told > 3000) {
+        told = performance.now();
+        yield* Effect.logInfo(
+          `devnet: epoch boundaries ${epoch - at.from - 1} of ${at.to - at.from} written`,
+        );
+      }
       const columns = copiedParamColumns.map((c) => sql`${sql(c)}`);
       yield* sql`
         insert into epoch_param (id, epoch_no, nonce, block_id, ${sql.csv(columns)})

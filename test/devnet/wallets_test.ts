@@ -5,7 +5,8 @@ import { deriveWallets, loadOrCreateSeed, seedPath } from "@src/devnet/wallets.t
 
 const cli = async (dataDir: string, ...args: Array<string>) => {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "scripts/devnet.ts", ...args],
+    // a new installation: --init lets the CLI create the seed (test/server/cli_data_dir_test.ts: without it)
+    args: ["run", "-A", "scripts/devnet.ts", ...args, "--init"],
     env: { DATA_DIR: dataDir },
     stdout: "piped",
     stderr: "piped",

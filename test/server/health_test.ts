@@ -11,6 +11,34 @@ import { startService } from "../support/service.ts";
 import { createTestChain } from "../support/demo_chain.ts";
 import { testDatabaseUrl } from "../support/databases.ts";
 import type { Health } from "@src/programs/health.ts";
+import { join } from "node:path";
+
+/** Every path under `dir` whose mode lets group or others in; directories must be 0700, the socket 0600. */
+const exposed = async (dir: string): Promise<Array<string>> => {
+  const found: Array<string> = [];
+  const walk = async (path: string) => {
+    const info = await Deno.lstat(path).catch(() => null);
+    if (!info) return; // removed while we walked (a temporary file)
+    const mode = info.mode! & 0o777;
+    if (info.isDirectory ? mode !== 0o700 : (mode & 0o077) !== 0) found.push(`${path} ${mode.toString(8)}`);
+    if (info.isDirectory) {
+      for await (const entry of Deno.readDir(path)) {
+        await walk(join(path, entry.name));
+      }
+    }
+  };
+  await walk(dir);
+  return found;
+};
+
+/** The start-up phases that ended (`<phase>: done` with its `ms`), by name. */
+const phasesDone = (lines: ReadonlyArray<string>): Map<string, number> =>
+  new Map(lines.flatMap((l) => {
+    const entry = JSON.parse(l.startsWith("{") ? l : "{}");
+    return entry.message === `${entry.phase}: done` && typeof entry.ms === "number"
+      ? [[entry.phase as string, entry.ms as number] as const]
+      : [];
+  }));
 
 const health = async (base: string): Promise<{ status: number; body: Health }> => {
   const response = await fetch(`${base}/health`);
@@ -23,6 +51,8 @@ Deno.test({
   fn: async () => {
     const dataDir = await Deno.makeTempDir({ prefix: "cds-embedded-" });
     try {
+      // a template left by a start killed while preparing: removed by the next one
+      await Deno.mkdir(join(dataDir, ".initdb-1-stale"));
       const first = await startService({ DATA_DIR: dataDir });
       let firstHealth: { status: number; body: Health };
       try {
@@ -30,6 +60,29 @@ Deno.test({
         assert.match(logs, /listening on http:\/\/127\.0\.0\.1:\d+/);
         assert.match(logs, /GENERATED DEMO CHAIN/);
         assert.match(logs, /seeding the mainnet demo chain/);
+        // each start-up phase is told with its time, seeding included
+        const phases = phasesDone(first.lines);
+        for (const network of ["mainnet", "preprod"]) {
+          assert.ok(
+            phases.has(`${network} chain database: prepare (created and seeded on first start)`),
+            logs,
+          );
+          assert.ok(phases.has(`${network} chain database: open for serving`), logs);
+          assert.ok(
+            phases.has(`${network} devnet: start (wallets funded and the chain caught up to the clock)`),
+          );
+        }
+        assert.ok(phases.has("service database: open and migrate"), logs);
+        // the databases were copied from one template cluster (one initdb), which is gone once they are (and
+        // so is the stale one)
+        const entries = await Array.fromAsync(Deno.readDir(dataDir));
+        assert.deepEqual(entries.filter((e) => e.name.startsWith(".initdb-")), []);
+        // the data is its owner's only: directories 0700, files 0600, the service database's socket too
+        assert.deepEqual(await exposed(dataDir), []);
+        const socket = await Deno.lstat(join(dataDir, "service", ".s.PGSQL.5432"));
+        assert.ok(socket.isSocket, "the service database is served on its socket");
+        assert.equal(socket.mode! & 0o777, 0o600);
+        assert.equal((await Deno.stat(join(dataDir, "service"))).mode! & 0o777, 0o700);
         firstHealth = await health(first.base);
         assert.equal(firstHealth.status, 200);
         assert.equal(firstHealth.body.status, "ok");

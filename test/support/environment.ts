@@ -78,7 +78,8 @@ export const createTestEnvironment = async (label: string): Promise<TestEnvironm
 /** Runs the keys CLI with the environment's settings; returns its output lines and exit code. */
 export const keysCli = async (env: Record<string, string>, ...args: Array<string>) => {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "scripts/keys.ts", ...args],
+    // a test environment is a new installation: the CLI may create its service database (--init)
+    args: ["run", "-A", "scripts/keys.ts", ...args, "--init"],
     env: { NO_COLOR: "1", ...env },
     stdout: "piped",
     stderr: "piped",
