@@ -7,7 +7,7 @@
 import * as Reactivity from "@effect/experimental/Reactivity";
 import type { SqlClient } from "@effect/sql/SqlClient";
 import type { SqlError } from "@effect/sql/SqlError";
-import { Context, Effect, Layer, Option, Redacted, type Scope } from "effect";
+import { Context, Effect, Layer, Option, Redacted, Runtime, type Scope } from "effect";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { Network } from "@schemas/network.ts";
@@ -16,7 +16,7 @@ import { type DbSyncInfo, type DbSyncUnsupported, describeDbSync, detectDbSync }
 import { seedDemoChainPglite } from "@src/demo_chain/seed.ts";
 import { AppConfig, redactUrl } from "./config.ts";
 import { makePgSqlClient } from "./sql_pg.ts";
-import { makePgliteSqlClientFrom, openPglite } from "./sql_pglite.ts";
+import { makePgliteWorkerSqlClient, openPglite } from "./sql_pglite.ts";
 import type { PGlite } from "@electric-sql/pglite";
 
 export interface ChainDatabase {
@@ -105,8 +105,15 @@ const embeddedChain = (network: Network, dataDir: string) =>
       // seeding grows the wasm heap, which never shrinks: serve from a fresh instance instead
       close,
     );
-    const db = yield* Effect.acquireRelease(open, close);
-    const sql = yield* makePgliteSqlClientFrom(db, { readOnly: true });
+    // served from a worker of its own: its statements never hold up the thread serving HTTP, and one over its
+    // time is cancelled (the database reopened in a fresh worker)
+    const runtime = yield* Effect.runtime<never>();
+    const { sql } = yield* makePgliteWorkerSqlClient({
+      dataDir: location,
+      readOnly: true,
+      onRestart: (reason) =>
+        Runtime.runFork(runtime)(Effect.logWarning(`${network}: embedded database restarted: ${reason}`)),
+    });
     const dbSync = yield* detectDbSync(sql);
     const demoChain = yield* isDemoChain(sql);
     return { network, sql, backend: "pglite", location, dbSync, demoChain } satisfies ChainDatabase;
