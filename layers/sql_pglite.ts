@@ -83,9 +83,16 @@ const makeClient = (statements: Statements): Effect.Effect<SqlClient, SqlError, 
       };
       return connection;
     };
-    const acquire = Effect.map(
-      Effect.acquireRelease(lock.take(1), () => lock.release(1)),
-      () => connectionOf(statements.generation()),
+    // waiting for the session stays interruptible (a caller's timeout ends the wait at once); holding it is
+    // released with the scope
+    const acquire = Effect.uninterruptibleMask((restore) =>
+      Effect.zipRight(
+        restore(lock.take(1)),
+        Effect.zipRight(
+          Effect.addFinalizer(() => lock.release(1)),
+          Effect.sync(() => connectionOf(statements.generation())),
+        ),
+      )
     );
     return yield* Client.make({
       acquirer: acquire,
