@@ -13,11 +13,10 @@ import { join } from "node:path";
 import type { Network } from "@schemas/network.ts";
 import { networks } from "@schemas/network.ts";
 import { type DbSyncInfo, type DbSyncUnsupported, describeDbSync, detectDbSync } from "@src/dbsync/detect.ts";
-import { seedDemoChainPglite } from "@src/demo_chain/seed.ts";
 import { AppConfig, redactUrl } from "./config.ts";
 import { makePgSqlClient } from "./sql_pg.ts";
-import { makePgliteWorkerSqlClient, openPglite } from "./sql_pglite.ts";
-import type { PGlite } from "@electric-sql/pglite";
+import { PgliteSession } from "./pglite_session.ts";
+import { makePgliteWorkerSqlClient } from "./sql_pglite.ts";
 
 export interface ChainDatabase {
   readonly network: Network;
@@ -69,41 +68,55 @@ const embeddedChain = (network: Network, dataDir: string) =>
   Effect.gen(function* () {
     const location = join(dataDir, network);
     yield* Effect.promise(() => mkdir(location, { recursive: true }));
-    const open = Effect.tryPromise({
-      try: () => openPglite(location),
-      catch: (cause) =>
-        new ChainDatabaseError(`${network} embedded database (${location}): ${String(cause)}`),
-    });
-    const close = (db: PGlite) => Effect.promise(() => db.close().catch(() => {}));
+    const failed = (cause: unknown) =>
+      new ChainDatabaseError(
+        `${network} embedded database (${location}): ${cause instanceof Error ? cause.message : String(cause)}`,
+      );
+    // seeding runs in a worker of its own too (seconds of work that would block the thread serving HTTP); it grows
+    // that worker's wasm heap, which never shrinks, so the database is then served from a fresh one
     yield* Effect.acquireUseRelease(
-      open,
-      (db) =>
+      Effect.tryPromise({
+        try: async () => {
+          const session = new PgliteSession({ dataDir: location });
+          await session.open().catch(async (e) => {
+            await session.close();
+            throw e;
+          });
+          return session;
+        },
+        catch: failed,
+      }),
+      (session) =>
         Effect.gen(function* () {
-          const [found] = (yield* Effect.promise(() =>
-            db.query<{ t: string | null }>("select to_regclass('public.schema_version')::text as t")
-          )).rows;
+          const [found] = yield* Effect.tryPromise({
+            try: () =>
+              session.query("select to_regclass('public.schema_version')::text as t", [], "object") as Promise<
+                Array<{ t: string | null }>
+              >,
+            catch: failed,
+          });
           if (found?.t != null) {
             return false;
           }
           yield* Effect.logInfo(`seeding the ${network} demo chain into ${location} (first start)`);
           const started = Date.now();
-          const seeded = yield* seedDemoChainPglite(db, { network, scale: 1 }).pipe(
-            Effect.mapError((e) =>
-              new ChainDatabaseError(`${network} demo chain seeding failed: ${e.message}`)
-            ),
-          );
+          const seeded = yield* Effect.tryPromise({
+            try: () => session.seed(network, 1),
+            catch: (e) =>
+              new ChainDatabaseError(
+                `${network} demo chain seeding failed: ${e instanceof Error ? e.message : String(e)}`,
+              ),
+          });
           yield* Effect.logInfo(`seeded the ${network} demo chain in ${Date.now() - started} ms`).pipe(
             Effect.annotateLogs({
               network,
               tipBlockNo: seeded.tipBlockNo,
-              rows: Object.values(seeded.counts).reduce((sum, n) =>
-                sum + n, 0),
+              rows: Object.values(seeded.counts).reduce((sum, n) => sum + n, 0),
             }),
           );
           return true;
         }),
-      // seeding grows the wasm heap, which never shrinks: serve from a fresh instance instead
-      close,
+      (session) => Effect.promise(() => session.close()),
     );
     // served from a worker of its own: its statements never hold up the thread serving HTTP, and one over its
     // time is cancelled (the database reopened in a fresh worker)

@@ -1,3 +1,5 @@
+import type { Network } from "@schemas/network.ts";
+
 /** The messages between the main thread (`pglite_session.ts`) and a PGlite worker (`pglite_worker.ts`). */
 
 export type WorkerRequest =
@@ -15,6 +17,13 @@ export type WorkerRequest =
     readonly sql: string;
     readonly params: ReadonlyArray<unknown>;
     readonly rowMode: "object" | "array";
+  }
+  | {
+    readonly id: number;
+    /** Seeds the generated demo chain into the (empty) database; answers with the `SeedResult`. */
+    readonly op: "seed";
+    readonly network: Network;
+    readonly scale: number;
   }
   | { readonly id: number; readonly op: "close" };
 

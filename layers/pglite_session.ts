@@ -6,6 +6,8 @@
  * answered) and a transaction that was open simply never happened (PostgreSQL's crash recovery rolls it back);
  * `generation` changes so the caller can tell that an open transaction's session is gone.
  */
+import type { Network } from "@schemas/network.ts";
+import type { SeedResult } from "@src/demo_chain/seed.ts";
 import type { WorkerError, WorkerReply, WorkerRequest } from "./pglite_protocol.ts";
 
 /** A PostgreSQL error from the embedded database, with the fields `pg`'s errors have. */
@@ -80,6 +82,13 @@ export class PgliteSession {
   ): Promise<ReadonlyArray<unknown>> {
     await this.whenReady();
     return this.send({ id: ++this.nextId, op: "query", sql, params, rowMode }, this.timeoutMs);
+  }
+
+  /** Seeds the demo chain into the empty database, in the worker (seconds of work off the serving thread). */
+  async seed(network: Network, scale: number): Promise<SeedResult> {
+    await this.whenReady();
+    const [result] = await this.send({ id: ++this.nextId, op: "seed", network, scale }, 0);
+    return result as SeedResult;
   }
 
   async close(): Promise<void> {

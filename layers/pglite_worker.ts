@@ -42,6 +42,12 @@ const handle = async (m: WorkerRequest): Promise<WorkerReply> => {
       const timeoutMs = maySetTimeout.test(m.sql) ? await readTimeout(open) : undefined;
       return { id: m.id, ok: true, rows: result.rows, timeoutMs };
     }
+    case "seed": {
+      // loaded only here: serving workers never need the generator
+      const { seedDemoChainPglite } = await import("@src/demo_chain/seed.ts");
+      const { Effect } = await import("effect");
+      return { id: m.id, ok: true, rows: [await Effect.runPromise(seedDemoChainPglite(db!, m))] };
+    }
     case "close": {
       await db?.close();
       db = undefined;
