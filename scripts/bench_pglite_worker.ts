@@ -13,7 +13,8 @@ import { makePgliteSqlClientFrom, makePgliteWorkerSqlClient, openPglite } from "
 const queries = Number(Deno.args[0] ?? 2_000);
 const dir = await Deno.makeTempDir({ prefix: "cds-bench-pglite-worker-" });
 
-const percentile = (sorted: Array<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
+const percentile = (sorted: Array<number>, p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 
 const pointQueries = async (sql: SqlClient) => {
   const times: Array<number> = [];
@@ -56,7 +57,9 @@ try {
   console.log(`  in this thread: ${directResult}`);
   console.log(`  in a worker:    ${workerResult}`);
   console.log(
-    `open an existing database: in this thread ${openDirect.toFixed(0)} ms, in a worker ${openWorker.toFixed(0)} ms`,
+    `open an existing database: in this thread ${openDirect.toFixed(0)} ms, in a worker ${
+      openWorker.toFixed(0)
+    } ms`,
   );
 } finally {
   await Deno.remove(dir, { recursive: true });
