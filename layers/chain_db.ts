@@ -15,7 +15,6 @@ import { networks } from "@schemas/network.ts";
 import { type DbSyncInfo, type DbSyncUnsupported, describeDbSync, detectDbSync } from "@src/dbsync/detect.ts";
 import { AppConfig, redactUrl } from "./config.ts";
 import { makePgSqlClient } from "./sql_pg.ts";
-import { PgliteSession } from "./pglite_session.ts";
 import { makePgliteWorkerSqlClient } from "./sql_pglite.ts";
 
 export interface ChainDatabase {
@@ -68,65 +67,40 @@ const embeddedChain = (network: Network, dataDir: string) =>
   Effect.gen(function* () {
     const location = join(dataDir, network);
     yield* Effect.promise(() => mkdir(location, { recursive: true }));
-    const failed = (cause: unknown) =>
-      new ChainDatabaseError(
-        `${network} embedded database (${location}): ${cause instanceof Error ? cause.message : String(cause)}`,
-      );
-    // seeding runs in a worker of its own too (seconds of work that would block the thread serving HTTP); it grows
-    // that worker's wasm heap, which never shrinks, so the database is then served from a fresh one
-    yield* Effect.acquireUseRelease(
-      Effect.tryPromise({
-        try: async () => {
-          const session = new PgliteSession({ dataDir: location });
-          await session.open().catch(async (e) => {
-            await session.close();
-            throw e;
-          });
-          return session;
-        },
-        catch: failed,
-      }),
-      (session) =>
-        Effect.gen(function* () {
-          const [found] = yield* Effect.tryPromise({
-            try: () =>
-              session.query("select to_regclass('public.schema_version')::text as t", [], "object") as Promise<
-                Array<{ t: string | null }>
-              >,
-            catch: failed,
-          });
-          if (found?.t != null) {
-            return false;
-          }
-          yield* Effect.logInfo(`seeding the ${network} demo chain into ${location} (first start)`);
-          const started = Date.now();
-          const seeded = yield* Effect.tryPromise({
-            try: () => session.seed(network, 1),
-            catch: (e) =>
-              new ChainDatabaseError(
-                `${network} demo chain seeding failed: ${e instanceof Error ? e.message : String(e)}`,
-              ),
-          });
-          yield* Effect.logInfo(`seeded the ${network} demo chain in ${Date.now() - started} ms`).pipe(
-            Effect.annotateLogs({
-              network,
-              tipBlockNo: seeded.tipBlockNo,
-              rows: Object.values(seeded.counts).reduce((sum, n) => sum + n, 0),
-            }),
-          );
-          return true;
-        }),
-      (session) => Effect.promise(() => session.close()),
-    );
     // served from a worker of its own: its statements never hold up the thread serving HTTP, and one over its
     // time is cancelled (the database reopened in a fresh worker)
     const runtime = yield* Effect.runtime<never>();
-    const { sql } = yield* makePgliteWorkerSqlClient({
+    const { sql, session } = yield* makePgliteWorkerSqlClient({
       dataDir: location,
       readOnly: true,
       onRestart: (reason) =>
         Runtime.runFork(runtime)(Effect.logWarning(`${network}: embedded database restarted: ${reason}`)),
     });
+    const [found] = yield* sql<{ t: string | null }>`select to_regclass('public.schema_version')::text as t`;
+    if (found?.t == null) {
+      yield* Effect.logInfo(`seeding the ${network} demo chain into ${location} (first start)`);
+      const started = Date.now();
+      // in the worker too: seconds of work that would otherwise block the thread serving HTTP
+      const seeded = yield* Effect.tryPromise({
+        try: async () => {
+          const seeded = await session.seed(network, 1);
+          // seeding grew the worker's wasm heap, which never shrinks: serve from a fresh one
+          await session.recycle();
+          return seeded;
+        },
+        catch: (e) =>
+          new ChainDatabaseError(
+            `${network} demo chain seeding failed: ${e instanceof Error ? e.message : String(e)}`,
+          ),
+      });
+      yield* Effect.logInfo(`seeded the ${network} demo chain in ${Date.now() - started} ms`).pipe(
+        Effect.annotateLogs({
+          network,
+          tipBlockNo: seeded.tipBlockNo,
+          rows: Object.values(seeded.counts).reduce((sum, n) => sum + n, 0),
+        }),
+      );
+    }
     const dbSync = yield* detectDbSync(sql);
     const demoChain = yield* isDemoChain(sql);
     return { network, sql, backend: "pglite", location, dbSync, demoChain } satisfies ChainDatabase;

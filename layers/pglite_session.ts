@@ -84,11 +84,18 @@ export class PgliteSession {
     return this.send({ id: ++this.nextId, op: "query", sql, params, rowMode }, this.timeoutMs);
   }
 
-  /** Seeds the demo chain into the empty database, in the worker (seconds of work off the serving thread). */
+  /** Seeds the demo chain into the empty database, in the worker (seconds of work off the serving thread; even a
+   * read-only session writes it). */
   async seed(network: Network, scale: number): Promise<SeedResult> {
     await this.whenReady();
     const [result] = await this.send({ id: ++this.nextId, op: "seed", network, scale }, 0);
     return result as SeedResult;
+  }
+
+  /** Replaces the worker with a fresh one (seeding grows the wasm heap, which never shrinks). */
+  async recycle(): Promise<void> {
+    this.restart(sessionLost("recycled"));
+    await this.whenReady();
   }
 
   async close(): Promise<void> {

@@ -10,6 +10,7 @@ import type { WorkerReply, WorkerRequest } from "./pglite_protocol.ts";
 import { textParsers } from "./sql_types.ts";
 
 let db: PGlite | undefined;
+let readOnly = false;
 
 /** Statements after which the session's time limit may differ: a SET of it, or the end of a transaction. */
 const maySetTimeout = /statement_timeout|^\s*(commit|rollback|end|abort|reset|discard)\b/i;
@@ -30,7 +31,8 @@ const handle = async (m: WorkerRequest): Promise<WorkerReply> => {
   switch (m.op) {
     case "open": {
       db = await PGlite.create({ dataDir: m.dataDir, parsers: textParsers });
-      if (m.readOnly) await db.exec("set default_transaction_read_only = on");
+      readOnly = m.readOnly;
+      if (readOnly) await db.exec("set default_transaction_read_only = on");
       if (m.statementTimeoutMs) await db.exec(`set statement_timeout = ${Math.round(m.statementTimeoutMs)}`);
       return { id: m.id, ok: true, rows: [], timeoutMs: await readTimeout(db) };
     }
@@ -46,7 +48,13 @@ const handle = async (m: WorkerRequest): Promise<WorkerReply> => {
       // loaded only here: serving workers never need the generator
       const { seedDemoChainPglite } = await import("@src/demo_chain/seed.ts");
       const { Effect } = await import("effect");
-      return { id: m.id, ok: true, rows: [await Effect.runPromise(seedDemoChainPglite(db!, m))] };
+      const open = db!;
+      if (readOnly) await open.exec("set default_transaction_read_only = off");
+      try {
+        return { id: m.id, ok: true, rows: [await Effect.runPromise(seedDemoChainPglite(open, m))] };
+      } finally {
+        if (readOnly) await open.exec("set default_transaction_read_only = on");
+      }
     }
     case "close": {
       await db?.close();
