@@ -102,15 +102,18 @@ export class PgliteSession {
     this.closed = true;
     const worker = this.worker;
     if (!worker) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       await this.ready;
+      // a statement still running gets a few seconds to finish before the worker is ended under it
       await Promise.race([
         this.send({ id: ++this.nextId, op: "close" }, 0),
-        new Promise((resolve) => setTimeout(resolve, 5_000)),
+        new Promise((resolve) => timer = setTimeout(resolve, 5_000)),
       ]);
     } catch {
       // closing is best effort: the files are consistent after every commit anyway
     } finally {
+      clearTimeout(timer);
       this.replace(sessionLost("closed"));
     }
   }
