@@ -7,7 +7,7 @@
  */
 import * as Reactivity from "@effect/experimental/Reactivity";
 import type { SqlClient } from "@effect/sql/SqlClient";
-import { Effect, Scope } from "effect";
+import { Effect, Exit, Scope } from "effect";
 import { makePgliteSqlClientFrom, makePgliteWorkerSqlClient, openPglite } from "@layers/sql_pglite.ts";
 
 const queries = Number(Deno.args[0] ?? 2_000);
@@ -51,7 +51,7 @@ try {
   const openWorker = performance.now() - started;
   await pointQueries(sql); // warm
   const workerResult = await pointQueries(sql);
-  await Effect.runPromise(Scope.close(scope, Effect.void.pipe(Effect.exit)));
+  await Effect.runPromise(Scope.close(scope, Exit.void));
 
   console.log(`point query, ${queries} sequential, after a warm-up run:`);
   console.log(`  in this thread: ${directResult}`);
