@@ -11,9 +11,12 @@ import { createKey, createTestEnvironment } from "../support/environment.ts";
 import { testDatabaseUrl } from "../support/databases.ts";
 import { startService } from "../support/service.ts";
 
-/** Aliases of a sorted scan of the whole `tx_out` (a range filter passes the indexed-filter rule). */
+/**
+ * Aliases of a sorted scan of the whole `tx_out` (a range filter passes the indexed-filter rule): some 20 s of
+ * work on the demo chain, over the 10 s limit even on an idle machine (and under the parser's 20,000 tokens).
+ */
 const slowQuery = `{ ${
-  Array.from({ length: 400 }, (_, i) =>
+  Array.from({ length: 650 }, (_, i) =>
     `a${i}: tx_out(where: {id: {_gt: ${i}}}, order_by: {value: desc}, limit: 100) { value }`).join(" ")
 } }`;
 
@@ -78,13 +81,13 @@ Deno.test({
           } ms over ${samples.length} probes; the slow one answered after ${answer.ms.toFixed(0)} ms`,
         );
         assert.ok(p99(samples) < 100, `preprod p99 ${p99(samples).toFixed(1)} ms`);
-        assert.ok(probedFor < answer.ms, "the probes ran while the slow statement did");
         assert.equal(answer.status, 200);
         assert.equal(
           answer.body.errors?.[0]?.extensions?.code,
           "statement-timeout",
-          JSON.stringify(answer.body),
+          JSON.stringify(answer.body).slice(0, 300),
         );
+        assert.ok(probedFor < answer.ms, "the probes ran while the slow statement did");
         assert.ok(
           answer.ms >= statementTimeoutMs - 500 && answer.ms < statementTimeoutMs + 5_000,
           `cancelled after ${answer.ms.toFixed(0)} ms`,
