@@ -14,9 +14,7 @@ import { networks } from "@schemas/network.ts";
 import { type DbSyncInfo, type DbSyncUnsupported, describeDbSync, detectDbSync } from "@src/dbsync/detect.ts";
 import { AppConfig, redactUrl } from "./config.ts";
 import { makePgSqlClient } from "./sql_pg.ts";
-import { makePgliteSqlClientFrom, openPglite } from "./sql_pglite.ts";
-import type { PGlite } from "@electric-sql/pglite";
-import { trackPglite } from "./embedded_memory.ts";
+import { makePgliteWorkerSqlClient } from "./sql_pglite.ts";
 import { isPrepared, prepareEmbedded } from "./embedded_prepare.ts";
 import { makePrivateDir, makePrivateTree } from "./private_files.ts";
 import { phase } from "./startup_phase.ts";
@@ -83,12 +81,6 @@ const embeddedChain = (network: Network, dataDir: string) =>
           new ChainDatabaseError(`${network} embedded database (${location}): ${what}: ${cause}`),
       });
     yield* fs("cannot create the directory", () => makePrivateDir(location));
-    const open = Effect.tryPromise({
-      try: () => openPglite(location, { sharedBuffers: chainSharedBuffers }),
-      catch: (cause) =>
-        new ChainDatabaseError(`${network} embedded database (${location}): ${String(cause)}`),
-    });
-    const close = (db: PGlite) => Effect.promise(() => db.close().catch(() => {}));
     // creating and seeding happen in a worker, whose memory goes when it ends; serving opens a fresh instance
     // the worker's messages arrive outside any fiber: logged through this fiber's runtime (its logger)
     const runtime = yield* Effect.runtime<never>();
@@ -120,12 +112,15 @@ const embeddedChain = (network: Network, dataDir: string) =>
     }
     return yield* phase(`${network} chain database: open for serving`, () =>
       Effect.gen(function* () {
-        const db = yield* Effect.acquireRelease(open, close);
-        yield* Effect.acquireRelease(
-          Effect.sync(() => trackPglite(network, db)),
-          (untrack) => Effect.sync(untrack),
-        );
-        const sql = yield* makePgliteSqlClientFrom(db, { readOnly: true });
+        // served from a worker of its own: its statements never hold up the thread serving HTTP, and one over
+        // its time is cancelled (the database reopened in a fresh worker)
+        const { sql } = yield* makePgliteWorkerSqlClient({
+          dataDir: location,
+          readOnly: true,
+          sharedBuffers: chainSharedBuffers,
+          onRestart: (reason) =>
+            Runtime.runFork(runtime)(Effect.logWarning(`${network}: embedded database restarted: ${reason}`)),
+        });
         const dbSync = yield* detectDbSync(sql);
         const demoChain = yield* isDemoChain(sql);
         // PGlite creates its files 0666 whatever the umask: make the whole directory its owner's only

@@ -4,6 +4,10 @@
  * database over a Unix socket (`.s.PGSQL.5432`, a real PostgreSQL protocol endpoint), and every client, itself
  * included, connects through that socket. The socket server keeps transactions of different connections apart,
  * which direct in-process calls would not.
+ *
+ * Unlike the chain databases (`pglite_session.ts`), this PGlite stays on the main thread: pglite-socket serves a
+ * PGlite of its own thread, and the service database only runs short statements on small tables (a key by its
+ * hash, usage counters, a change counter), so it cannot hold the thread the way a chain-sized query could.
  */
 import * as Reactivity from "@effect/experimental/Reactivity";
 import type { SqlClient } from "@effect/sql/SqlClient";

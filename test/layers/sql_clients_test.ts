@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import * as Reactivity from "@effect/experimental/Reactivity";
 import type { SqlClient } from "@effect/sql/SqlClient";
 import { Effect } from "effect";
-import { makePgliteSqlClient } from "@layers/sql_pglite.ts";
+import { makePgliteSqlClient, makePgliteWorkerSqlClient } from "@layers/sql_pglite.ts";
 import { makePgSqlClient } from "@layers/sql_pg.ts";
 import { testDatabaseUrl } from "../support/databases.ts";
 
@@ -37,6 +37,31 @@ const run = <A>(e: Effect.Effect<A, unknown, Reactivity.Reactivity | import("eff
 Deno.test("PGlite returns values in the shared contract", async () => {
   const rows = await run(Effect.flatMap(makePgliteSqlClient({}), ({ sql }) => probe(sql)));
   assert.deepEqual({ ...rows[0] }, expected);
+});
+
+Deno.test("PGlite in a worker returns the same values", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "cds-sql-worker-" });
+  try {
+    const rows = await run(Effect.flatMap(makePgliteWorkerSqlClient({ dataDir }), ({ sql }) => probe(sql)));
+    assert.deepEqual({ ...rows[0] }, expected);
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("a read-only PGlite worker client refuses writes, and transactions still write when asked", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "cds-sql-worker-" });
+  try {
+    await run(Effect.gen(function* () {
+      const { sql } = yield* makePgliteWorkerSqlClient({ dataDir, readOnly: true });
+      const write = yield* Effect.either(sql`create table t (x int)`);
+      assert.equal(write._tag, "Left");
+      if (write._tag === "Left") assert.match(write.left.message, /read-only transaction/);
+      yield* sql.withTransaction(sql`create temporary table scratch (x int)`);
+    }));
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
 });
 
 Deno.test("a read-only PGlite client refuses writes, and transactions still write when asked", async () => {
