@@ -15,6 +15,7 @@ import { networks } from "@schemas/network.ts";
 import { type DbSyncInfo, type DbSyncUnsupported, describeDbSync, detectDbSync } from "@src/dbsync/detect.ts";
 import { seedDemoChainPglite } from "@src/demo_chain/seed.ts";
 import { AppConfig, redactUrl } from "./config.ts";
+import { scopedAttempt, waitFor } from "./dependencies.ts";
 import { makePgSqlClient } from "./sql_pg.ts";
 import { makePgliteSqlClientFrom, openPglite } from "./sql_pglite.ts";
 import type { PGlite } from "@electric-sql/pglite";
@@ -52,18 +53,27 @@ const describeFailure = (network: Network, location: string) => (e: SqlError | D
   new ChainDatabaseError(`${network} chain database (${location}): ${e.message}`);
 
 const postgresChain = (network: Network, url: Redacted.Redacted<string>) =>
-  Effect.gen(function* () {
-    const location = redactUrl(url);
-    const sql = yield* makePgSqlClient({
-      url: Redacted.value(url),
-      readOnly: true,
-      maxConnections: 16,
-      applicationName: `cardano-data-service/${network}`,
-    });
-    const dbSync = yield* detectDbSync(sql);
-    const demoChain = yield* isDemoChain(sql);
-    return { network, sql, backend: "postgres", location, dbSync, demoChain } satisfies ChainDatabase;
-  }).pipe(Effect.mapError((e) => describeFailure(network, redactUrl(url))(e)));
+  waitFor(
+    `${network} chain database`,
+    scopedAttempt(Effect.gen(function* () {
+      const sql = yield* makePgSqlClient({
+        url: Redacted.value(url),
+        readOnly: true,
+        maxConnections: 16,
+        applicationName: `cardano-data-service/${network}`,
+      });
+      const dbSync = yield* detectDbSync(sql);
+      const demoChain = yield* isDemoChain(sql);
+      return { sql, dbSync, demoChain };
+    })),
+    // an unreachable or overloaded server may come back; an unsupported layout will not
+    { transient: (e) => e._tag === "SqlError" },
+  ).pipe(
+    Effect.map(({ sql, dbSync, demoChain }) =>
+      ({ network, sql, backend: "postgres", location: redactUrl(url), dbSync, demoChain }) satisfies ChainDatabase
+    ),
+    Effect.mapError((e) => describeFailure(network, redactUrl(url))(e)),
+  );
 
 const embeddedChain = (network: Network, dataDir: string) =>
   Effect.gen(function* () {

@@ -29,6 +29,8 @@ export interface AppConfigShape {
   readonly limits: Limits;
   /** Seconds between devnet blocks on an embedded demo chain without upstream; 0 = no devnet (chain as seeded). */
   readonly devnetBlockSeconds: number;
+  /** How long start-up waits for databases, Redis and Ogmios upstreams before giving up (seconds). */
+  readonly startupTimeoutSeconds: number;
 }
 
 /** Per-key limits (spec: Limits). 0 means no limit. */
@@ -162,6 +164,16 @@ const devnetBlockSeconds = Config.string("DEVNET_BLOCK_SECONDS").pipe(
   }),
 );
 
+const startupTimeoutSeconds = Config.string("STARTUP_TIMEOUT").pipe(
+  Config.withDefault("120"),
+  Config.mapOrFail((text) => {
+    const n = Number(text);
+    return text.trim() !== "" && Number.isFinite(n) && n > 0 && n <= 86_400
+      ? Either.right(n)
+      : Either.left(invalid("STARTUP_TIMEOUT", `expected seconds from 1 to 86400, got "${text}"`));
+  }),
+);
+
 export const appConfig: Config.Config<AppConfigShape> = Config.all({
   port,
   host,
@@ -173,6 +185,7 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
   apiKeyPrefix,
   limits,
   devnetBlockSeconds,
+  startupTimeoutSeconds,
   priceUrl: optionalUrl("PRICE_URL", ["http:", "https:"]),
   poolId: Config.string("POOL_ID").pipe(
     Config.withDefault(""),

@@ -1,6 +1,6 @@
 /**
  * `Usage`: requests per key, UTC day and endpoint family, and transaction submissions. Counted in memory on the
- * request path (a map increment) and flushed to the service database every few seconds and at shutdown, so the
+ * request path (a map increment) and flushed to the service database every second and at shutdown, so the
  * counts survive restarts without a database write per request.
  */
 import type { SqlClient } from "@effect/sql/SqlClient";
@@ -76,7 +76,7 @@ export const makeUsage = (sql: SqlClient): UsageShape => {
   };
 };
 
-/** Flushes every 5 seconds in the background and once more when the service stops. */
+/** Flushes every second (a crash loses at most that much) in the background and once more when the service stops. */
 export const UsageLive: Layer.Layer<Usage, never, ServiceDatabase> = Layer.scoped(
   Usage,
   Effect.gen(function* () {
@@ -85,7 +85,7 @@ export const UsageLive: Layer.Layer<Usage, never, ServiceDatabase> = Layer.scope
     const flushLogged = usage.flush.pipe(
       Effect.catchAll((e) => Effect.logWarning(`usage flush failed, will retry: ${e.message}`)),
     );
-    yield* Effect.forkScoped(Effect.repeat(flushLogged, Schedule.spaced("5 seconds")));
+    yield* Effect.forkScoped(Effect.repeat(flushLogged, Schedule.spaced("1 second")));
     yield* Effect.addFinalizer(() => flushLogged);
     return usage;
   }),

@@ -1,13 +1,22 @@
 /**
- * Entry point: read the configuration, build the layers (opening or seeding the databases), serve HTTP, and shut
- * down cleanly on SIGINT/SIGTERM. A bad setting or an unservable database stops the start with one clear line.
+ * Entry point: read the configuration, open the port at once with the start-up handler (so `/health` and
+ * `/ready` answer while databases, Redis and Ogmios upstreams are waited for, up to STARTUP_TIMEOUT), build the
+ * layers, then swap in the real handler. SIGINT/SIGTERM drain: no new connections, in-flight requests finish
+ * (within 10 s), WebSockets close with 1001, usage is flushed, exit 0. A bad setting, an unservable database or a
+ * dependency that never came up stops the start with one clear line and a non-zero exit.
  */
 import { Effect, Layer, ManagedRuntime, Option } from "effect";
 import { networks } from "@schemas/network.ts";
 import { appConfig, describeConfigError } from "@layers/config.ts";
 import { makeAppLayer } from "@layers/app_layer.ts";
+import { makeDependencyBoard } from "@layers/dependencies.ts";
 import { JsonLoggerLive } from "@layers/logger.ts";
-import { makeHandler } from "./server/router.ts";
+import { type Handler, makeHandler } from "./server/router.ts";
+import { closeWebSockets } from "./server/ogmios_ws.ts";
+import { startingHandler } from "./server/starting.ts";
+
+/** How long a draining shutdown waits for in-flight requests. */
+const drainMs = 10_000;
 
 const startedAt = performance.now();
 const config = await Effect.runPromise(Effect.either(appConfig));
@@ -17,15 +26,14 @@ if (config._tag === "Left") {
 }
 const settings = config.right;
 const logger = JsonLoggerLive(settings.logLevel);
-const runtime = ManagedRuntime.make(Layer.provideMerge(makeAppLayer(settings), logger));
 const log = (message: string, annotations: Record<string, unknown> = {}) =>
   Effect.runSync(Effect.logInfo(message).pipe(Effect.annotateLogs(annotations), Effect.provide(logger)));
+const address = (hostname: string, port: number) =>
+  `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`;
 
 const embedded = networks.filter((n) => Option.isNone(settings.networks[n].databaseUrl));
 log(
-  `starting on http://${
-    settings.host.includes(":") ? `[${settings.host}]` : settings.host
-  }:${settings.port}` +
+  `starting on ${address(settings.host, settings.port)}` +
     (embedded.length > 0
       ? `; ${
         embedded.join(" and ")
@@ -33,28 +41,52 @@ log(
       : ""),
 );
 
-try {
-  await runtime.runPromise(Effect.void);
-} catch (error) {
-  console.error(`Cannot start: ${error instanceof Error ? error.message : String(error)}`);
-  await runtime.dispose().catch(() => {});
-  Deno.exit(1);
-}
-
-const handler = makeHandler(runtime);
+// 1. the port opens first, answering with the start-up handler
+const board = makeDependencyBoard(Date.now() + settings.startupTimeoutSeconds * 1000);
+let handler: Handler = startingHandler(board);
 const server = Deno.serve({
   hostname: settings.host,
   port: settings.port,
   onListen: ({ hostname, port }) =>
-    log(`listening on http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`, {
-      startupMs: Math.round(performance.now() - startedAt),
-    }),
-}, handler);
+    log(`port open on ${address(hostname, port)}: /health answers, other routes 503 until started`),
+}, (request) => handler(request));
 
+// 2. the layers wait for what they need, then the real handler takes over
+const runtime = ManagedRuntime.make(Layer.provideMerge(makeAppLayer(settings, board), logger));
+try {
+  await runtime.runPromise(Effect.void);
+} catch (error) {
+  const missing = Object.entries(board.snapshot()).filter(([, s]) => s.state !== "ok");
+  const reason = Date.now() >= board.deadline && missing.length > 0
+    ? `gave up after ${settings.startupTimeoutSeconds} s (STARTUP_TIMEOUT) waiting for ${
+      missing.map(([name, s]) => `${name}${s.lastError ? ` (${s.lastError})` : ""}`).join("; ")
+    }`
+    : error instanceof Error
+    ? error.message
+    : String(error);
+  console.error(`Cannot start: ${reason}`);
+  await runtime.dispose().catch(() => {});
+  Deno.exit(1);
+}
+handler = makeHandler(runtime);
+board.markStarted();
+log(`listening on ${address(server.addr.hostname, server.addr.port)}`, {
+  startupMs: Math.round(performance.now() - startedAt),
+});
+
+// 3. a signal drains
+let stopping = false;
 const shutdown = async () => {
-  log("shutting down");
-  await server.shutdown();
-  await runtime.dispose();
+  if (stopping) return;
+  stopping = true;
+  log("shutting down: draining in-flight requests");
+  const drained = await Promise.race([
+    Promise.all([server.shutdown(), closeWebSockets(1001, "server shutting down")]).then(() => true),
+    new Promise<false>((resolve) => setTimeout(() => resolve(false), drainMs)),
+  ]);
+  if (!drained) log(`in-flight requests still running after ${drainMs / 1000} s; stopping anyway`);
+  await runtime.dispose(); // flushes usage, closes databases
+  log("stopped");
   Deno.exit(0);
 };
 Deno.addSignalListener("SIGINT", shutdown);

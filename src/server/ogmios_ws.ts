@@ -35,6 +35,24 @@ export interface WebSocketContext {
 /** Policy-violation close code, used when the key stops being valid mid-connection. */
 const closeRevoked = 1008;
 
+/** The open connections, so a draining shutdown can close them (main.ts). */
+const openSockets = new Set<WebSocket>();
+
+/** Closes every open connection, e.g. with 1001 "going away" at shutdown; resolves once all have closed. */
+export const closeWebSockets = (code: number, reason: string, waitMs = 2_000): Promise<void> => {
+  const closing = [...openSockets].map((socket) =>
+    new Promise<void>((resolve) => {
+      socket.addEventListener("close", () => resolve(), { once: true });
+      try {
+        socket.close(code, reason);
+      } catch {
+        resolve();
+      }
+    })
+  );
+  return Promise.race([Promise.all(closing).then(() => {}), new Promise<void>((r) => setTimeout(r, waitMs))]);
+};
+
 export const ogmiosWebSocket = (ctx: WebSocketContext): Response => {
   const { socket, response } = Deno.upgradeWebSocket(ctx.request);
   const session = makeChainSync(ctx.network);
@@ -52,9 +70,11 @@ export const ogmiosWebSocket = (ctx: WebSocketContext): Response => {
    * submission waiting for room in the mempool (it must not be added once its client is gone).
    */
   const closed = Deferred.unsafeMake<undefined>(FiberId.none);
-  socket.addEventListener("close", () => Deferred.unsafeDone(closed, Exit.succeed(undefined)), {
-    once: true,
-  });
+  openSockets.add(socket);
+  socket.addEventListener("close", () => {
+    openSockets.delete(socket);
+    Deferred.unsafeDone(closed, Exit.succeed(undefined));
+  }, { once: true });
 
   const send = (reply: Reply) => {
     if (socket.readyState !== WebSocket.OPEN) return;
