@@ -152,3 +152,26 @@ export const timedGet = async (url: string, headers: HeadersInit = {}) => {
 };
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Requests counted for a key in the service database (read after the service stopped, or alongside it). */
+export const usageOf = async (env: Record<string, string>, keyId: number, family?: string): Promise<number> => {
+  const filter = family ? ` and family = '${family}'` : "";
+  const text = `select coalesce(sum(requests), 0)::int as n from cds.usage_daily where key_id = ${keyId}${filter}`;
+  if (env.SERVICE_DATABASE_URL) {
+    const { default: pgClient } = await import("pg");
+    const client = new pgClient.Client({ connectionString: env.SERVICE_DATABASE_URL });
+    await client.connect();
+    try {
+      return (await client.query(text)).rows[0].n;
+    } finally {
+      await client.end();
+    }
+  }
+  const { openPglite } = await import("@layers/sql_pglite.ts");
+  const db = await openPglite(`${env.DATA_DIR}/service`);
+  try {
+    return (await db.query<{ n: number }>(text)).rows[0]!.n;
+  } finally {
+    await db.close();
+  }
+};

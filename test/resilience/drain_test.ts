@@ -1,0 +1,59 @@
+/**
+ * SIGTERM under load drains (issue 14: no graceful drain): requests in flight when the signal comes complete,
+ * new connections are refused, open WebSockets see 1001 "going away", usage is flushed, and the exit code is 0.
+ */
+import assert from "node:assert/strict";
+import { createKey, createTestEnvironment } from "../support/environment.ts";
+import { sleep, usageOf } from "../support/private_servers.ts";
+import { spawnService } from "../support/service.ts";
+
+const query = "{ tx_out(order_by: {id: desc}, limit: 200) { id address value } }";
+
+Deno.test({
+  name: "SIGTERM under load: in-flight requests finish, new connections refused, WebSockets 1001, usage kept",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const environment = await createTestEnvironment("drain");
+    const service = spawnService(environment.env);
+    try {
+      const base = await service.listening;
+      const { key, id } = await createKey(environment.env, "--tier", "paid", "--name", "drain");
+      const socket = new WebSocket(`${base.replace("http", "ws")}/v1/ogmios?apikey=${key}`);
+      const closed = new Promise<CloseEvent>((resolve) => socket.onclose = resolve);
+      await new Promise((resolve, reject) => {
+        socket.onopen = resolve;
+        socket.onerror = reject;
+      });
+      const inFlight = Array.from({ length: 40 }, async () => {
+        const r = await fetch(`${base}/v1/graphql`, {
+          method: "POST",
+          headers: { apikey: key, "content-type": "application/json" },
+          body: JSON.stringify({ query }),
+        });
+        const body = await r.json();
+        return { status: r.status, rows: body.data?.tx_out?.length };
+      });
+      await sleep(150); // every request is with the service by now
+      service.kill("SIGTERM");
+      await sleep(300);
+      const refused = await fetch(`${base}/health`).then((r) => r.body?.cancel().then(() => false), () => true);
+      const answers = await Promise.all(inFlight);
+      assert.deepEqual(
+        answers.filter((a) => a.status !== 200 || a.rows !== 200),
+        [],
+        "every request in flight got its full answer",
+      );
+      assert.ok(refused, "a new connection is refused while draining");
+      const close = await closed;
+      assert.equal(close.code, 1001);
+      assert.equal(await service.exited, 0);
+      assert.ok(service.lines.some((l) => l.includes("shutting down: draining")));
+      assert.equal(await usageOf(environment.env, id, "graphql"), 40, "usage flushed at shutdown");
+    } finally {
+      service.kill("SIGKILL");
+      await service.exited;
+      await environment.close();
+    }
+  },
+});
