@@ -11,7 +11,7 @@ import { PriceFeedLive } from "./price_feed.ts";
 import { RelayProbeTcp } from "./relay_probe.ts";
 import { AppConfig, type AppConfigShape } from "./config.ts";
 import { ChainDatabasesLive } from "./chain_db.ts";
-import { type DependencyBoard, Dependencies } from "./dependencies.ts";
+import { Dependencies, type DependencyBoard } from "./dependencies.ts";
 import { DependencyMonitorLive } from "./dependency_monitor.ts";
 import { ChainClockLive } from "./chain_clock.ts";
 import { ChainTipsLive } from "./chain_tips.ts";

@@ -70,7 +70,14 @@ const postgresChain = (network: Network, url: Redacted.Redacted<string>) =>
     { transient: (e) => e._tag === "SqlError" },
   ).pipe(
     Effect.map(({ sql, dbSync, demoChain }) =>
-      ({ network, sql, backend: "postgres", location: redactUrl(url), dbSync, demoChain }) satisfies ChainDatabase
+      ({
+        network,
+        sql,
+        backend: "postgres",
+        location: redactUrl(url),
+        dbSync,
+        demoChain,
+      }) satisfies ChainDatabase
     ),
     Effect.mapError((e) => describeFailure(network, redactUrl(url))(e)),
   );

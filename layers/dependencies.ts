@@ -58,7 +58,9 @@ export const notReadyReason = (board: DependencyBoard): string | undefined => {
   const entries = Object.entries(board.snapshot());
   const waiting = entries.filter(([, s]) => s.critical && s.state !== "ok");
   const describe = ([name, s]: [string, DependencyStatus]) =>
-    `${name} is ${s.state === "down" ? "down" : "not connected yet"}${s.lastError ? ` (${s.lastError})` : ""}`;
+    `${name} is ${s.state === "down" ? "down" : "not connected yet"}${
+      s.lastError ? ` (${s.lastError})` : ""
+    }`;
   if (!board.started()) {
     return `starting${waiting.length > 0 ? `: ${waiting.map(describe).join("; ")}` : ""}`;
   }
@@ -66,7 +68,9 @@ export const notReadyReason = (board: DependencyBoard): string | undefined => {
 };
 
 const message = (e: unknown): string =>
-  typeof e === "object" && e !== null && "message" in e ? String((e as { message: unknown }).message) : String(e);
+  typeof e === "object" && e !== null && "message" in e
+    ? String((e as { message: unknown }).message)
+    : String(e);
 
 /**
  * Runs `connect` until it succeeds, retrying failures that `transient` accepts with backoff (200 ms doubling to
@@ -98,7 +102,9 @@ export const waitFor = <A, E, R>(
     const backoff = Schedule.exponential("200 millis").pipe(
       Schedule.either(Schedule.spaced("5 seconds")),
       Schedule.whileInput((e: E) => transient(e) && Date.now() < board.deadline),
-      Schedule.modifyDelay((_, d) => Duration.min(d, Duration.millis(Math.max(0, board.deadline - Date.now())))),
+      Schedule.modifyDelay((_, d) =>
+        Duration.min(d, Duration.millis(Math.max(0, board.deadline - Date.now())))
+      ),
     );
     return Effect.retry(attempt, backoff).pipe(
       Effect.tap(() => Effect.sync(() => board.set(name, "ok"))),
@@ -117,8 +123,6 @@ export const scopedAttempt = <A, E, R>(
     attempt.pipe(
       Scope.extend(own),
       Effect.onExit((exit) =>
-        Exit.isSuccess(exit)
-          ? Effect.addFinalizer(() => Scope.close(own, Exit.void))
-          : Scope.close(own, exit)
+        Exit.isSuccess(exit) ? Effect.addFinalizer(() => Scope.close(own, Exit.void)) : Scope.close(own, exit)
       ),
     ));

@@ -50,7 +50,11 @@ export class NodeClients extends Context.Tag("NodeClients")<NodeClients, {
  * demo chain (only there: a PostgreSQL database is db-sync's to write, or at least not ours) unless
  * DEVNET_BLOCK_SECONDS is 0; otherwise the chain database.
  */
-export const NodeClientsLive: Layer.Layer<NodeClients, SqlError | OgmiosUnreachable, AppConfig | QueryServices> = Layer.scoped(
+export const NodeClientsLive: Layer.Layer<
+  NodeClients,
+  SqlError | OgmiosUnreachable,
+  AppConfig | QueryServices
+> = Layer.scoped(
   NodeClients,
   Effect.gen(function* () {
     const config = yield* AppConfig;

@@ -157,14 +157,18 @@ export const ogmiosNodeClient = (network: Network, url: string) =>
       Option.map(board, (b) =>
         b.started() && b.set(name, open > 0 ? "ok" : "down", open > 0 ? undefined : "no connection open"));
     const pool = yield* Effect.acquireRelease(
-      Effect.sync(() => makePool(url, onOpenCount)),
+      Effect.sync(() =>
+        makePool(url, onOpenCount)
+      ),
       (p) => Effect.sync(p.close),
     );
     // start-up waits for a first connection (the pool keeps reconnecting on its own meanwhile)
     yield* waitFor(
       name,
       Effect.suspend(() =>
-        pool.isOpen() ? Effect.void : Effect.fail(new OgmiosUnreachable(`${name}: no connection to ${redactedUrl(url)}`))
+        pool.isOpen()
+          ? Effect.void
+          : Effect.fail(new OgmiosUnreachable(`${name}: no connection to ${redactedUrl(url)}`))
       ),
       { critical: false },
     );

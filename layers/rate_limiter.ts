@@ -211,7 +211,9 @@ const readHistory = Effect.gen(function* () {
       select key_id::text as "keyId", sum(requests)::text as n from cds.usage_daily
       where day = ${today.toISOString().slice(0, 10)}::date group by key_id`,
     sql<{ keyId: string; at: Date }>`
-      select key_id::text as "keyId", at from cds.submission where at > ${new Date(now - hourMs)} order by at`,
+      select key_id::text as "keyId", at from cds.submission where at > ${new Date(
+      now - hourMs,
+    )} order by at`,
   ]).pipe(
     Effect.map(([requests, subs]): MemoryLimiterHistory => {
       const submissions = new Map<number, Array<number>>();
@@ -260,7 +262,9 @@ export const makeResilientRateLimiter = (
             degradedSince = undefined;
             return Effect.zipRight(
               report(true),
-              Effect.logInfo(`Redis answers again after ${Math.round(lasted / 1000)} s: limits are shared again`),
+              Effect.logInfo(
+                `Redis answers again after ${Math.round(lasted / 1000)} s: limits are shared again`,
+              ),
             );
           })
         ),

@@ -132,10 +132,13 @@ export const routes: ReadonlyArray<Route> = [
     path: "/ready",
     access: "public",
     run: () =>
-      Effect.map(readiness, (r) =>
-        r.ready
-          ? json({ status: "ready" }, 200, noStore)
-          : restError(503, `Not ready: ${r.reason}`, { ...noStore, "retry-after": "1" })),
+      Effect.map(
+        readiness,
+        (r) =>
+          r.ready
+            ? json({ status: "ready" }, 200, noStore)
+            : restError(503, `Not ready: ${r.reason}`, { ...noStore, "retry-after": "1" }),
+      ),
   },
   {
     method: "GET",

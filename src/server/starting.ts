@@ -18,6 +18,8 @@ export const startingHandler = (board: DependencyBoard): Handler => (request) =>
       json({ status: "starting", networks: {}, dependencies: board.snapshot() }, 200, headers),
     );
   }
-  const message = pathname === "/ready" ? `Not ready: ${reason}` : `The service is ${reason}; try again shortly`;
+  const message = pathname === "/ready"
+    ? `Not ready: ${reason}`
+    : `The service is ${reason}; try again shortly`;
   return Promise.resolve(restError(503, message, headers));
 };

@@ -37,7 +37,10 @@ Deno.test({
       await sleep(150); // every request is with the service by now
       service.kill("SIGTERM");
       await sleep(300);
-      const refused = await fetch(`${base}/health`).then((r) => r.body?.cancel().then(() => false), () => true);
+      const refused = await fetch(`${base}/health`).then(
+        (r) => r.body?.cancel().then(() => false),
+        () => true,
+      );
       const answers = await Promise.all(inFlight);
       assert.deepEqual(
         answers.filter((a) => a.status !== 200 || a.rows !== 200),

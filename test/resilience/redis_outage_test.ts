@@ -6,7 +6,11 @@
 import assert from "node:assert/strict";
 import { Effect } from "effect";
 import { Redis } from "ioredis";
-import { makeMemoryRateLimiter, makeRedisRateLimiter, makeResilientRateLimiter } from "@layers/rate_limiter.ts";
+import {
+  makeMemoryRateLimiter,
+  makeRedisRateLimiter,
+  makeResilientRateLimiter,
+} from "@layers/rate_limiter.ts";
 import type { Limits } from "@layers/config.ts";
 import { createKey, createTestEnvironment } from "../support/environment.ts";
 import { createPrivateRedis, redisAvailable, sleep, timedGet } from "../support/private_servers.ts";
@@ -15,7 +19,7 @@ import { startService } from "../support/service.ts";
 if (!redisAvailable) console.log("redis_outage_test: skipped, no redis-server binary for a private Redis");
 
 /** `n` concurrent GETs of /v1/key; their statuses. */
-const burst = async (base: string, key: string, n: number) =>
+const burst = (base: string, key: string, n: number) =>
   Promise.all(Array.from({ length: n }, async () => {
     const r = await fetch(`${base}/v1/key`, { headers: { apikey: key } });
     await r.body?.cancel();
@@ -52,7 +56,11 @@ Deno.test({
         await sleep(300);
       }
       assert.ok(statuses.every((s) => s === 200 || s === 429), `no 5xx: ${statuses}`);
-      assert.equal((await timedGet(`${service.base}/ready`)).status, 200, "Redis does not take it out of rotation");
+      assert.equal(
+        (await timedGet(`${service.base}/ready`)).status,
+        200,
+        "Redis does not take it out of rotation",
+      );
       const warnings = service.lines.filter((l) => l.includes("limiting per instance in memory"));
       assert.equal(warnings.length, 1, "one warning for the outage, not one per request");
 
@@ -85,7 +93,11 @@ Deno.test({
   sanitizeResources: false,
   fn: async () => {
     const redis = createPrivateRedis(); // never started: nothing answers on its port
-    const client = new Redis(redis.url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    const client = new Redis(redis.url, {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+    });
     client.on("error", () => {});
     const limits: Limits = {
       ratePerSecond: { FREE: 0, PAID: 0 },

@@ -15,7 +15,9 @@ import {
 } from "../support/private_servers.ts";
 import { spawnService } from "../support/service.ts";
 
-if (!privatePostgresAvailable) console.log("startup_wait_test: skipped, no PostgreSQL 15 binaries to run a private cluster");
+if (!privatePostgresAvailable) {
+  console.log("startup_wait_test: skipped, no PostgreSQL 15 binaries to run a private cluster");
+}
 
 Deno.test({
   name: "a database that opens 10 s after the service: port open and 503s meanwhile, then it serves",

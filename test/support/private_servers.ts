@@ -57,7 +57,16 @@ export const createPrivatePostgres = async (): Promise<PrivatePostgres> => {
   const data = `${dir}/data`;
   const port = freePort();
   let running = false;
-  await run(`${postgresBin}/initdb`, ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]);
+  await run(`${postgresBin}/initdb`, [
+    "-D",
+    data,
+    "-U",
+    "postgres",
+    "--auth=trust",
+    "-E",
+    "UTF8",
+    "--no-sync",
+  ]);
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
   const stop = async (mode: "fast" | "immediate" = "fast") => {
     if (!running) return;
@@ -93,7 +102,18 @@ export const createPrivateRedis = (): PrivateRedis => {
     url: `redis://127.0.0.1:${port}`,
     start: async () => {
       child = new Deno.Command("redis-server", {
-        args: ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no"],
+        args: [
+          "--port",
+          String(port),
+          "--bind",
+          "127.0.0.1",
+          "--save",
+          "",
+          "--appendonly",
+          "no",
+          "--daemonize",
+          "no",
+        ],
         stdout: "null",
         stderr: "null",
       }).spawn();
@@ -127,9 +147,11 @@ export const seedPrivateChains = async (pg: PrivatePostgres): Promise<Record<str
   await admin.connect();
   for (const name of ["mainnet", "preprod", "service"]) await admin.query(`create database ${name}`);
   await admin.end();
-  await Promise.all((["mainnet", "preprod"] as const).map((network) =>
-    Effect.runPromise(seedDemoChainPostgres(pg.url(network), { network, scale: 1 }))
-  ));
+  await Promise.all(
+    (["mainnet", "preprod"] as const).map((network) =>
+      Effect.runPromise(seedDemoChainPostgres(pg.url(network), { network, scale: 1 }))
+    ),
+  );
   return {
     MAINNET_DATABASE_URL: pg.url("mainnet"),
     PREPROD_DATABASE_URL: pg.url("preprod"),
@@ -154,9 +176,14 @@ export const timedGet = async (url: string, headers: HeadersInit = {}) => {
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Requests counted for a key in the service database (read after the service stopped, or alongside it). */
-export const usageOf = async (env: Record<string, string>, keyId: number, family?: string): Promise<number> => {
+export const usageOf = async (
+  env: Record<string, string>,
+  keyId: number,
+  family?: string,
+): Promise<number> => {
   const filter = family ? ` and family = '${family}'` : "";
-  const text = `select coalesce(sum(requests), 0)::int as n from cds.usage_daily where key_id = ${keyId}${filter}`;
+  const text =
+    `select coalesce(sum(requests), 0)::int as n from cds.usage_daily where key_id = ${keyId}${filter}`;
   if (env.SERVICE_DATABASE_URL) {
     const { default: pgClient } = await import("pg");
     const client = new pgClient.Client({ connectionString: env.SERVICE_DATABASE_URL });
