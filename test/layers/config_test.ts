@@ -22,6 +22,7 @@ Deno.test("config defaults need no environment", async () => {
   assert.ok(Option.isNone(c.serviceDatabaseUrl));
   assert.ok(Option.isNone(c.redisUrl));
   assert.equal(c.devnetBlockSeconds, 5);
+  assert.equal(c.startupTimeoutSeconds, 120);
 });
 
 Deno.test("DEVNET_BLOCK_SECONDS: seconds between devnet blocks, 0 = no devnet", async () => {
@@ -87,6 +88,8 @@ const bad: ReadonlyArray<[string, string, RegExp]> = [
   ],
   ["DEVNET_BLOCK_SECONDS", "fast", /^DEVNET_BLOCK_SECONDS: /],
   ["DEVNET_BLOCK_SECONDS", " ", /^DEVNET_BLOCK_SECONDS: /],
+  ["STARTUP_TIMEOUT", "0", /^STARTUP_TIMEOUT: expected seconds from 1 to 86400, got "0"$/],
+  ["STARTUP_TIMEOUT", "soon", /^STARTUP_TIMEOUT: /],
 ];
 
 for (const [name, value, expected] of bad) {
