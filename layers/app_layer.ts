@@ -50,7 +50,7 @@ export const makeAppLayer = (config: AppConfigShape, board: DependencyBoard) => 
     AddressSummariesLive.pipe(Layer.provide(Layer.mergeAll(cache, chains, serviceDb))),
     PriceFeedLive.pipe(Layer.provide(configLayer)),
     RelayProbeTcp,
-    DependencyMonitorLive.pipe(Layer.provide(Layer.merge(chains, serviceDb))),
+    DependencyMonitorLive.pipe(Layer.provide(configLayer)),
   );
   return Layer.provideMerge(app, Layer.succeed(Dependencies, board));
 };
