@@ -45,7 +45,7 @@ export const GraphqlSchemasLive: Layer.Layer<GraphqlSchemas, ChainDatabaseError,
           const url = config.networks[chain.network].databaseUrl;
           // on PostgreSQL the catalog read and the pool wait for a slow server like the chain database did
           const { model, sql } = yield* waitFor(
-            `${chain.network} chain database`,
+            `${chain.network} chain database (GraphQL pool)`,
             scopedAttempt(Effect.gen(function* () {
               const model = yield* readSchemaModel(chain.sql);
               const sql = Option.isSome(url)

@@ -14,13 +14,15 @@ import {
   timedGet,
 } from "../support/private_servers.ts";
 import { spawnService } from "../support/service.ts";
+import { startFakeOgmios } from "../support/ogmios_upstream.ts";
+import { createPrivateRedis, redisAvailable } from "../support/private_servers.ts";
 
 if (!privatePostgresAvailable) {
   console.log("startup_wait_test: skipped, no PostgreSQL 15 binaries to run a private cluster");
 }
 
 Deno.test({
-  name: "a database that opens 10 s after the service: port open and 503s meanwhile, then it serves",
+  name: "a database 10 s late, then Redis and Ogmios 4 s late: port open and 503s meanwhile, then it serves",
   ignore: !privatePostgresAvailable,
   sanitizeResources: false,
   fn: async () => {
@@ -63,6 +65,53 @@ Deno.test({
       assert.equal(health.body.status, "ok");
       assert.equal(health.body.networks.mainnet.status, "ok");
       assert.ok(service.lines.some((l) => l.includes("waiting for mainnet chain database")));
+      service.kill("SIGKILL");
+      await service.exited;
+
+      if (!redisAvailable) {
+        console.log("late Redis and Ogmios: skipped, no redis-server binary");
+        return;
+      }
+      // Redis and an Ogmios upstream that come 4 s after the service (the databases are up)
+      const redis = createPrivateRedis();
+      const ogmiosPort = freePort();
+      let ogmios: ReturnType<typeof startFakeOgmios> | undefined;
+      try {
+        const lateAt = performance.now();
+        service = spawnService({
+          ...urls,
+          DATA_DIR: dataDir,
+          STARTUP_TIMEOUT: "60",
+          REDIS_URL: redis.url,
+          MAINNET_OGMIOS_URL: `ws://127.0.0.1:${ogmiosPort}`,
+        });
+        const base2 = await service.open;
+        const openedAt = performance.now();
+        let seen: Record<string, { state: string }> = {};
+        while (performance.now() - lateAt < 4_000) {
+          const h = await timedGet(`${base2}/health`);
+          assert.equal(h.status, 200);
+          seen = { ...seen, ...h.body.dependencies };
+          // the port opens while the process is still loading: measure from half a second on
+          if (performance.now() - openedAt > 500) assert.ok(h.ms < 100, `/health took ${h.ms.toFixed(1)} ms`);
+          assert.equal((await timedGet(`${base2}/ready`)).status, 503);
+          await sleep(200);
+        }
+        assert.equal(seen.redis?.state, "starting", JSON.stringify(seen));
+        await redis.start();
+        ogmios = startFakeOgmios(ogmiosPort);
+        const served = await Promise.race([service.listening, sleep(30_000).then(() => undefined)]);
+        assert.equal(served, base2);
+        const health = await timedGet(`${base2}/health`);
+        assert.equal(health.body.dependencies.redis.state, "ok");
+        assert.equal(health.body.dependencies["mainnet Ogmios upstream"].state, "ok");
+        assert.equal((await timedGet(`${base2}/ready`)).status, 200);
+      } finally {
+        service.kill("SIGKILL");
+        await service.exited;
+        await redis.stop();
+        await ogmios?.stop();
+      }
     } finally {
       service?.kill("SIGKILL");
       await service?.exited;
