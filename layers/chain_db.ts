@@ -144,7 +144,12 @@ export const ChainDatabasesLive: Layer.Layer<ChainDatabases, ChainDatabaseError,
       Scope.Scope | Reactivity.Reactivity
     > => {
       const url = config.networks[network].databaseUrl;
-      return Option.isSome(url) ? postgresChain(network, url.value) : embeddedChain(network, config.dataDir);
+      // an embedded database opens or fails for good: posted on the board, not retried
+      return Option.isSome(url)
+        ? postgresChain(network, url.value)
+        : waitFor(`${network} chain database`, embeddedChain(network, config.dataDir), {
+          transient: () => false,
+        });
     }, { concurrency: "unbounded" });
     for (const chain of opened) {
       const missing = chain.dbSync.missingDbSyncIndexes.length + chain.dbSync.missingExtraIndexes.length > 0;

@@ -90,7 +90,7 @@ const open = Effect.gen(function* () {
     return { sql, backend: "postgres", location: redactUrl(url) } satisfies ServiceDatabaseShape;
   }
   const location = join(config.dataDir, "service");
-  const sql = yield* openAndServe(location);
+  const sql = yield* waitFor("service database", openAndServe(location), { transient: () => false });
   return { sql, backend: "pglite", location } satisfies ServiceDatabaseShape;
 });
 
