@@ -27,6 +27,9 @@ export interface DependencyBoard {
   /** Set once every layer is built and the real handler serves. */
   readonly started: () => boolean;
   readonly markStarted: () => void;
+  /** Set when a signal starts the drain. */
+  readonly stopping: () => boolean;
+  readonly markStopping: () => void;
 }
 
 export class Dependencies extends Context.Tag("Dependencies")<Dependencies, DependencyBoard>() {}
@@ -34,6 +37,7 @@ export class Dependencies extends Context.Tag("Dependencies")<Dependencies, Depe
 export const makeDependencyBoard = (deadline: number): DependencyBoard => {
   const states = new Map<string, DependencyStatus>();
   let started = false;
+  let stopping = false;
   return {
     deadline,
     set: (name, state, error, critical) => {
@@ -50,11 +54,19 @@ export const makeDependencyBoard = (deadline: number): DependencyBoard => {
     markStarted: () => {
       started = true;
     },
+    stopping: () => stopping,
+    markStopping: () => {
+      stopping = true;
+    },
   };
 };
 
-/** Why the service is not ready, or undefined when it is: start-up not done, or a critical dependency down. */
+/**
+ * Why the service is not ready, or undefined when it is: shutting down, start-up not done, or a critical
+ * dependency down.
+ */
 export const notReadyReason = (board: DependencyBoard): string | undefined => {
+  if (board.stopping()) return "shutting down";
   const entries = Object.entries(board.snapshot());
   const waiting = entries.filter(([, s]) => s.critical && s.state !== "ok");
   const describe = ([name, s]: [string, DependencyStatus]) =>

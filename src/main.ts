@@ -1,9 +1,10 @@
 /**
  * Entry point: read the configuration, open the port at once with the start-up handler (so `/health` and
  * `/ready` answer while databases, Redis and Ogmios upstreams are waited for, up to STARTUP_TIMEOUT), build the
- * layers, then swap in the real handler. SIGINT/SIGTERM drain: no new connections, in-flight requests finish
- * (within 10 s), WebSockets close with 1001, usage is flushed, exit 0. A bad setting, an unservable database or a
- * dependency that never came up stops the start with one clear line and a non-zero exit.
+ * layers, then swap in the real handler. SIGINT/SIGTERM drain: in-flight requests finish (within 10 s) while
+ * new ones get 503, then the port closes, WebSockets close with 1001, usage is flushed, exit 0. A bad setting,
+ * an unservable database or a dependency that never came up stops the start with one clear line and a non-zero
+ * exit.
  */
 import { Effect, Layer, ManagedRuntime, Option } from "effect";
 import { networks } from "@schemas/network.ts";
@@ -44,12 +45,20 @@ log(
 // 1. the port opens first, answering with the start-up handler
 const board = makeDependencyBoard(Date.now() + settings.startupTimeoutSeconds * 1000);
 let handler: Handler = startingHandler(board);
+/** Requests whose handler has not answered yet (a body still arriving counts): what a drain waits for. */
+let inFlight = 0;
+let onIdle = () => {};
 const server = Deno.serve({
   hostname: settings.host,
   port: settings.port,
   onListen: ({ hostname, port }) =>
     log(`port open on ${address(hostname, port)}: /health answers, other routes 503 until started`),
-}, (request) => handler(request));
+}, (request) => {
+  inFlight++;
+  return handler(request).finally(() => {
+    if (--inFlight === 0) onIdle();
+  });
+});
 
 // 2. the layers wait for what they need, then the real handler takes over
 const runtime = ManagedRuntime.make(Layer.provideMerge(makeAppLayer(settings, board), logger));
@@ -74,19 +83,27 @@ log(`listening on ${address(server.addr.hostname, server.addr.port)}`, {
   startupMs: Math.round(performance.now() - startedAt),
 });
 
-// 3. a signal drains
+// 3. a signal drains. Deno's server.shutdown() cuts request bodies still arriving, so first the requests in
+// flight finish while new ones get 503 "shutting down" (connection: close); then the port closes.
 let stopping = false;
 const shutdown = async () => {
   if (stopping) return;
   stopping = true;
-  log("shutting down: draining in-flight requests");
-  const drained = await Promise.race([
-    Promise.all([server.shutdown(), closeWebSockets(1001, "server shutting down")]).then(() => true),
+  const signalled = Date.now();
+  log("shutting down: draining in-flight requests", { inFlight });
+  board.markStopping();
+  handler = startingHandler(board);
+  const idle = await Promise.race([
+    inFlight === 0 ? Promise.resolve(true) : new Promise<true>((resolve) => onIdle = () => resolve(true)),
     new Promise<false>((resolve) => setTimeout(() => resolve(false), drainMs)),
   ]);
-  if (!drained) log(`in-flight requests still running after ${drainMs / 1000} s; stopping anyway`);
+  if (!idle) log(`${inFlight} requests still running after ${drainMs / 1000} s; stopping anyway`);
+  await Promise.race([
+    Promise.all([server.shutdown(), closeWebSockets(1001, "server shutting down")]),
+    new Promise((resolve) => setTimeout(resolve, 2_000)),
+  ]);
   await runtime.dispose(); // flushes usage, closes databases
-  log("stopped");
+  log("stopped", { drainMs: Date.now() - signalled });
   Deno.exit(0);
 };
 Deno.addSignalListener("SIGINT", shutdown);
