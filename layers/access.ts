@@ -15,7 +15,10 @@ import { type Family, Usage } from "./usage.ts";
 
 export interface Grant {
   readonly key: KeyRecord;
-  /** Undefined when the limiter could not be reached (requests are then served unlimited, and logged). */
+  /**
+   * Undefined when the limiter could not decide (the Redis limiter falls back to per-instance budgets itself, so
+   * this is only a last resort: served, and logged).
+   */
   readonly limit: LimitDecision | undefined;
 }
 

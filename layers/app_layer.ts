@@ -11,6 +11,8 @@ import { PriceFeedLive } from "./price_feed.ts";
 import { RelayProbeTcp } from "./relay_probe.ts";
 import { AppConfig, type AppConfigShape } from "./config.ts";
 import { ChainDatabasesLive } from "./chain_db.ts";
+import { Dependencies, type DependencyBoard } from "./dependencies.ts";
+import { DependencyMonitorLive } from "./dependency_monitor.ts";
 import { ChainClockLive } from "./chain_clock.ts";
 import { ChainTipsLive } from "./chain_tips.ts";
 import { NodeClientsLive } from "./node_client.ts";
@@ -20,7 +22,8 @@ import { RateLimiterMemory, RateLimiterRedis } from "./rate_limiter.ts";
 import { ServiceDatabaseLive } from "./service_db.ts";
 import { UsageLive } from "./usage.ts";
 
-export const makeAppLayer = (config: AppConfigShape) => {
+/** `board` receives each dependency's state while the layers wait for it, and after (dependencies.ts). */
+export const makeAppLayer = (config: AppConfigShape, board: DependencyBoard) => {
   const configLayer = Layer.succeed(AppConfig, config);
   const chains = ChainDatabasesLive.pipe(Layer.provide(configLayer));
   const serviceDb = ServiceDatabaseLive.pipe(Layer.provide(configLayer));
@@ -34,7 +37,7 @@ export const makeAppLayer = (config: AppConfigShape) => {
     Layer.provide(serviceDb),
   );
   const cache = CacheMemory;
-  return Layer.mergeAll(
+  const app = Layer.mergeAll(
     configLayer,
     chains,
     ChainClockLive.pipe(Layer.provide(chains)),
@@ -47,5 +50,7 @@ export const makeAppLayer = (config: AppConfigShape) => {
     AddressSummariesLive.pipe(Layer.provide(Layer.mergeAll(cache, chains, serviceDb))),
     PriceFeedLive.pipe(Layer.provide(configLayer)),
     RelayProbeTcp,
+    DependencyMonitorLive.pipe(Layer.provide(configLayer)),
   );
+  return Layer.provideMerge(app, Layer.succeed(Dependencies, board));
 };

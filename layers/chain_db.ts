@@ -13,6 +13,7 @@ import type { Network } from "@schemas/network.ts";
 import { networks } from "@schemas/network.ts";
 import { type DbSyncInfo, type DbSyncUnsupported, describeDbSync, detectDbSync } from "@src/dbsync/detect.ts";
 import { AppConfig, redactUrl } from "./config.ts";
+import { scopedAttempt, waitFor } from "./dependencies.ts";
 import { makePgSqlClient } from "./sql_pg.ts";
 import { makePgliteWorkerSqlClient } from "./sql_pglite.ts";
 import { isPrepared, prepareEmbedded } from "./embedded_prepare.ts";
@@ -52,18 +53,34 @@ const describeFailure = (network: Network, location: string) => (e: SqlError | D
   new ChainDatabaseError(`${network} chain database (${location}): ${e.message}`);
 
 const postgresChain = (network: Network, url: Redacted.Redacted<string>) =>
-  Effect.gen(function* () {
-    const location = redactUrl(url);
-    const sql = yield* makePgSqlClient({
-      url: Redacted.value(url),
-      readOnly: true,
-      maxConnections: 16,
-      applicationName: `cardano-data-service/${network}`,
-    });
-    const dbSync = yield* detectDbSync(sql);
-    const demoChain = yield* isDemoChain(sql);
-    return { network, sql, backend: "postgres", location, dbSync, demoChain } satisfies ChainDatabase;
-  }).pipe(Effect.mapError((e) => describeFailure(network, redactUrl(url))(e)));
+  waitFor(
+    `${network} chain database`,
+    scopedAttempt(Effect.gen(function* () {
+      const sql = yield* makePgSqlClient({
+        url: Redacted.value(url),
+        readOnly: true,
+        maxConnections: 16,
+        applicationName: `cardano-data-service/${network}`,
+      });
+      const dbSync = yield* detectDbSync(sql);
+      const demoChain = yield* isDemoChain(sql);
+      return { sql, dbSync, demoChain };
+    })),
+    // an unreachable or overloaded server may come back; an unsupported layout will not
+    { transient: (e) => e._tag === "SqlError" },
+  ).pipe(
+    Effect.map(({ sql, dbSync, demoChain }) =>
+      ({
+        network,
+        sql,
+        backend: "postgres",
+        location: redactUrl(url),
+        dbSync,
+        demoChain,
+      }) satisfies ChainDatabase
+    ),
+    Effect.mapError((e) => describeFailure(network, redactUrl(url))(e)),
+  );
 
 /**
  * A served chain database's buffer pool: PGlite's 128MB default is resident from the start (about 110 MB more
@@ -144,9 +161,12 @@ export const ChainDatabasesLive: Layer.Layer<ChainDatabases, ChainDatabaseError,
       Scope.Scope | Reactivity.Reactivity
     > => {
       const url = config.networks[network].databaseUrl;
+      // an embedded database opens or fails for good: posted on the board, not retried
       return Option.isSome(url)
         ? phase(`${network} chain database: connect`, () => postgresChain(network, url.value), { network })
-        : embeddedChain(network, config.dataDir);
+        : waitFor(`${network} chain database`, embeddedChain(network, config.dataDir), {
+          transient: () => false,
+        });
     }, { concurrency: "unbounded" });
     for (const chain of opened) {
       const missing = chain.dbSync.missingDbSyncIndexes.length + chain.dbSync.missingExtraIndexes.length > 0;

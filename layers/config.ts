@@ -35,6 +35,8 @@ export interface AppConfigShape {
   readonly maxBodyBytes: number;
   /** Failed authentications an address may make per 10 s before it is answered 429; 0 = no throttle. */
   readonly authFailuresPer10s: number;
+  /** How long start-up waits for databases, Redis and Ogmios upstreams before giving up (seconds). */
+  readonly startupTimeoutSeconds: number;
 }
 
 /** `*` (any origin) or the exact origins allowed; empty = no CORS headers at all. */
@@ -214,6 +216,17 @@ const maxBodyBytes = Config.string("MAX_BODY_BYTES").pipe(
   }),
 );
 
+/** Seconds: a database, Redis or an Ogmios upstream that is not there yet is waited for this long. */
+const startupTimeoutSeconds = Config.string("STARTUP_TIMEOUT").pipe(
+  Config.withDefault("120"),
+  Config.mapOrFail((text) => {
+    const n = Number(text);
+    return text.trim() !== "" && Number.isFinite(n) && n > 0 && n <= 86_400
+      ? Either.right(n)
+      : Either.left(invalid("STARTUP_TIMEOUT", `expected seconds from 1 to 86400, got "${text}"`));
+  }),
+);
+
 export const appConfig: Config.Config<AppConfigShape> = Config.all({
   port,
   host,
@@ -228,6 +241,7 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
   corsOrigins,
   maxBodyBytes,
   authFailuresPer10s: count("AUTH_FAILURES_PER_10S", 20),
+  startupTimeoutSeconds,
   priceUrl: optionalUrl("PRICE_URL", ["http:", "https:"]),
   poolId: Config.string("POOL_ID").pipe(
     Config.withDefault(""),

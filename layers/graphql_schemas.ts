@@ -15,6 +15,7 @@ import { statementTimeoutMs } from "@src/graphql/limits.ts";
 import { readSchemaModel, type SchemaModel } from "@src/graphql/schema_model.ts";
 import { ChainDatabaseError, ChainDatabases } from "./chain_db.ts";
 import { AppConfig, redactUrl } from "./config.ts";
+import { scopedAttempt, waitFor } from "./dependencies.ts";
 import { makePgSqlClient } from "./sql_pg.ts";
 
 export interface GraphqlSchema {
@@ -41,20 +42,28 @@ export const GraphqlSchemasLive: Layer.Layer<GraphqlSchemas, ChainDatabaseError,
       const config = yield* AppConfig;
       const built = yield* Effect.forEach(chains.all, (chain) =>
         Effect.gen(function* () {
-          const model = yield* readSchemaModel(chain.sql);
           const url = config.networks[chain.network].databaseUrl;
-          const sql = Option.isSome(url)
-            ? yield* makePgSqlClient({
-              url: Redacted.value(url.value),
-              readOnly: true,
-              statementTimeoutMs,
-              maxConnections: graphqlConnections,
-              applicationName: `cardano-data-service/${chain.network}/graphql`,
-            }).pipe(
-              Effect.provide(Reactivity.layer),
-              Effect.mapError((e) => ({ message: `${redactUrl(url.value)}: ${e.message}` })),
-            )
-            : chain.sql;
+          // on PostgreSQL the catalog read and the pool wait for a slow server like the chain database did
+          const { model, sql } = yield* waitFor(
+            `${chain.network} chain database (GraphQL pool)`,
+            scopedAttempt(Effect.gen(function* () {
+              const model = yield* readSchemaModel(chain.sql);
+              const sql = Option.isSome(url)
+                ? yield* makePgSqlClient({
+                  url: Redacted.value(url.value),
+                  readOnly: true,
+                  statementTimeoutMs,
+                  maxConnections: graphqlConnections,
+                  applicationName: `cardano-data-service/${chain.network}/graphql`,
+                }).pipe(
+                  Effect.provide(Reactivity.layer),
+                  Effect.mapError((e) => ({ message: `${redactUrl(url.value)}: ${e.message}` })),
+                )
+                : chain.sql;
+              return { model, sql };
+            })),
+            { transient: () => Option.isSome(url) },
+          );
           const schema: GraphqlSchema = {
             schema: buildSchema(model),
             model,

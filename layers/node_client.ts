@@ -19,7 +19,7 @@ import { ChainDatabases } from "./chain_db.ts";
 import { chainDbNodeClient } from "./node_client_chain_db.ts";
 import { phase } from "./startup_phase.ts";
 import { devnetNodeClient } from "./node_client_devnet.ts";
-import { ogmiosNodeClient } from "./node_client_ogmios.ts";
+import { ogmiosNodeClient, type OgmiosUnreachable } from "./node_client_ogmios.ts";
 
 /** A transaction as Ogmios takes it: `{transaction: {cbor}}`, plus `additionalUtxo` for evaluation. */
 export interface TransactionParams {
@@ -51,7 +51,11 @@ export class NodeClients extends Context.Tag("NodeClients")<NodeClients, {
  * demo chain (only there: a PostgreSQL database is db-sync's to write, or at least not ours) unless
  * DEVNET_BLOCK_SECONDS is 0; otherwise the chain database.
  */
-export const NodeClientsLive: Layer.Layer<NodeClients, SqlError, AppConfig | QueryServices> = Layer.scoped(
+export const NodeClientsLive: Layer.Layer<
+  NodeClients,
+  SqlError | OgmiosUnreachable,
+  AppConfig | QueryServices
+> = Layer.scoped(
   NodeClients,
   Effect.gen(function* () {
     const config = yield* AppConfig;

@@ -4,11 +4,13 @@
  * the reply goes back under the client's id), the upstream's result or error passed through unchanged (big
  * integers kept exact). A dropped connection fails its in-flight requests with Ogmios' own -32000 and reconnects
  * with exponential backoff (250 ms doubling to 30 s); while none is open, a request waits up to 5 s for one.
+ * Start-up waits for a first open connection (until STARTUP_TIMEOUT).
  */
-import { Effect } from "effect";
+import { Effect, Option } from "effect";
 import type { Network } from "@schemas/network.ts";
 import { parseExact, stringify } from "@src/domain/json.ts";
 import type { RpcError } from "@src/jsonrpc/frame.ts";
+import { Dependencies, waitFor } from "./dependencies.ts";
 import type { NodeClient } from "./node_client.ts";
 
 export const poolSize = 4;
@@ -29,7 +31,7 @@ interface Connection {
 }
 
 /** The pool itself, outside Effect: sockets and callbacks. */
-const makePool = (url: string) => {
+const makePool = (url: string, onOpenCount: (open: number) => void) => {
   let closed = false;
   let counter = 0;
   const waiting = new Set<() => void>();
@@ -39,12 +41,15 @@ const makePool = (url: string) => {
     backoffMs: firstBackoffMs,
   }));
 
+  const report = () => onOpenCount(connections.filter((c) => c.socket !== undefined).length);
+
   const connect = (c: Connection) => {
     if (closed) return;
     const socket = new WebSocket(url);
     socket.onopen = () => {
       c.socket = socket;
       c.backoffMs = firstBackoffMs;
+      report();
       for (const wake of waiting) wake();
     };
     socket.onmessage = (event) => {
@@ -62,6 +67,7 @@ const makePool = (url: string) => {
     socket.onerror = () => {};
     socket.onclose = () => {
       if (c.socket === socket) c.socket = undefined;
+      report();
       const failed = [...c.pending.values()];
       c.pending.clear();
       for (const done of failed) done({ error: lost });
@@ -124,8 +130,13 @@ const makePool = (url: string) => {
     closed = true;
     for (const c of connections) c.socket?.close();
   };
-  return { send, close };
+  const isOpen = () => connections.some((c) => c.socket?.readyState === WebSocket.OPEN);
+  return { send, close, isOpen };
 };
+
+export class OgmiosUnreachable extends Error {
+  override readonly name = "OgmiosUnreachable";
+}
 
 const redactedUrl = (url: string) => {
   try {
@@ -140,7 +151,27 @@ const redactedUrl = (url: string) => {
 
 export const ogmiosNodeClient = (network: Network, url: string) =>
   Effect.gen(function* () {
-    const pool = yield* Effect.acquireRelease(Effect.sync(() => makePool(url)), (p) => Effect.sync(p.close));
+    const name = `${network} Ogmios upstream`;
+    const board = yield* Effect.serviceOption(Dependencies);
+    const onOpenCount = (open: number) =>
+      Option.map(board, (b) =>
+        b.started() && b.set(name, open > 0 ? "ok" : "down", open > 0 ? undefined : "no connection open"));
+    const pool = yield* Effect.acquireRelease(
+      Effect.sync(() =>
+        makePool(url, onOpenCount)
+      ),
+      (p) => Effect.sync(p.close),
+    );
+    // start-up waits for a first connection (the pool keeps reconnecting on its own meanwhile)
+    yield* waitFor(
+      name,
+      Effect.suspend(() =>
+        pool.isOpen()
+          ? Effect.void
+          : Effect.fail(new OgmiosUnreachable(`${name}: no connection to ${redactedUrl(url)}`))
+      ),
+      { critical: false },
+    );
     const relay = (method: string, params: unknown) =>
       Effect.async<unknown, RpcError>((resume) => {
         const cancel = pool.send(

@@ -1,13 +1,15 @@
 /**
  * `RateLimiter`: per-key budgets (spec: Limits). A request spends one unit of its tier's per-second rate and of
  * its daily quota; GraphQL also spends its own per-second rate; a submission also spends the hourly submission
- * budget (a sliding hour). Two implementations: in memory (one instance) and Redis (instances share budgets).
+ * budget (a sliding hour). Two implementations: in memory (one instance) and Redis (instances share budgets; per instance in
+ * memory while Redis is down).
  * Windows are aligned to wall-clock seconds and UTC days, so every instance agrees on them.
  */
-import { Clock, Context, Data, Effect, Layer } from "effect";
+import { Clock, Context, Data, Effect, Layer, Option } from "effect";
 import type { Redis } from "ioredis";
 import type { Limits } from "./config.ts";
 import type { Tier } from "./key_store.ts";
+import { Dependencies, waitFor } from "./dependencies.ts";
 import { ServiceDatabase } from "./service_db.ts";
 
 export type Spend = "request" | "graphql" | "submission";
@@ -218,46 +220,94 @@ export const makeRedisRateLimiter = (redis: Redis, limits: Limits, prefix = "cds
       })),
 });
 
+/** Today's requests and the last hour's submissions per key, as recorded in the service database. */
+const readHistory = Effect.gen(function* () {
+  const { sql } = yield* ServiceDatabase;
+  const now = yield* Clock.currentTimeMillis;
+  const day = Math.floor(now / dayMs);
+  const today = new Date(day * dayMs);
+  return yield* Effect.all([
+    sql<{ keyId: string; n: string }>`
+      select key_id::text as "keyId", sum(requests)::text as n from cds.usage_daily
+      where day = ${today.toISOString().slice(0, 10)}::date group by key_id`,
+    sql<{ keyId: string; at: Date }>`
+      select key_id::text as "keyId", at from cds.submission where at > ${new Date(
+      now - hourMs,
+    )} order by at`,
+  ]).pipe(
+    Effect.map(([requests, subs]): MemoryLimiterHistory => {
+      const submissions = new Map<number, Array<number>>();
+      for (const s of subs) {
+        submissions.set(Number(s.keyId), [...(submissions.get(Number(s.keyId)) ?? []), s.at.getTime()]);
+      }
+      return {
+        day,
+        requestsToday: new Map(requests.map((r) => [Number(r.keyId), Number(r.n)])),
+        submissions,
+      };
+    }),
+    Effect.tapError((e) => Effect.logWarning(`limits start empty: cannot read today's usage: ${e.message}`)),
+    Effect.orElseSucceed(() => undefined),
+  );
+});
+
 /**
  * In-memory budgets, started from the usage already recorded in the service database today, so a restart does
  * not hand every FREE key a fresh daily quota or submission allowance.
  */
 export const RateLimiterMemory = (limits: Limits): Layer.Layer<RateLimiter, never, ServiceDatabase> =>
-  Layer.effect(
-    RateLimiter,
-    Effect.gen(function* () {
-      const { sql } = yield* ServiceDatabase;
-      const now = yield* Clock.currentTimeMillis;
-      const day = Math.floor(now / dayMs);
-      const today = new Date(day * dayMs);
-      const history = yield* Effect.all([
-        sql<{ keyId: string; n: string }>`
-          select key_id::text as "keyId", sum(requests)::text as n from cds.usage_daily
-          where day = ${today.toISOString().slice(0, 10)}::date group by key_id`,
-        sql<{ keyId: string; at: Date }>`
-          select key_id::text as "keyId", at from cds.submission where at > ${new Date(
-          now - hourMs,
-        )} order by at`,
-      ]).pipe(
-        Effect.map(([requests, subs]): MemoryLimiterHistory => {
-          const submissions = new Map<number, Array<number>>();
-          for (const s of subs) {
-            submissions.set(Number(s.keyId), [...(submissions.get(Number(s.keyId)) ?? []), s.at.getTime()]);
-          }
-          return {
-            day,
-            requestsToday: new Map(requests.map((r) => [Number(r.keyId), Number(r.n)])),
-            submissions,
-          };
-        }),
-        Effect.tapError((e) =>
-          Effect.logWarning(`limits start empty: cannot read today's usage: ${e.message}`)
+  Layer.effect(RateLimiter, Effect.map(readHistory, (history) => makeMemoryRateLimiter(limits, history)));
+
+/** How often the degraded mode is reported while it lasts. */
+const degradedWarningMs = 60_000;
+
+/**
+ * Redis budgets that survive a Redis outage: while Redis does not answer, each instance limits on its own
+ * (in-memory budgets, started from the recorded usage like RateLimiterMemory), so submissions are never unlimited;
+ * one warning a minute says so. The first spend Redis answers again is shared and exact again.
+ */
+export const makeResilientRateLimiter = (
+  shared: RateLimiterShape,
+  local: RateLimiterShape,
+  report: (healthy: boolean, error?: string) => Effect.Effect<void> = () => Effect.void,
+): RateLimiterShape => {
+  let degradedSince: number | undefined;
+  let warnedAt = 0;
+  return {
+    consume: (keyId, tier, spend) =>
+      shared.consume(keyId, tier, spend).pipe(
+        Effect.tap(() =>
+          degradedSince === undefined ? Effect.void : Effect.suspend(() => {
+            const lasted = Date.now() - degradedSince!;
+            degradedSince = undefined;
+            return Effect.zipRight(
+              report(true),
+              Effect.logInfo(
+                `Redis answers again after ${Math.round(lasted / 1000)} s: limits are shared again`,
+              ),
+            );
+          })
         ),
-        Effect.orElseSucceed(() => undefined),
-      );
-      return makeMemoryRateLimiter(limits, history);
-    }),
-  );
+        Effect.catchAll((e) =>
+          Effect.suspend(() => {
+            const now = Date.now();
+            degradedSince ??= now;
+            const warn = now - warnedAt >= degradedWarningMs;
+            if (warn) warnedAt = now;
+            return Effect.zipRight(
+              Effect.zipRight(
+                report(false, e.message),
+                warn
+                  ? Effect.logWarning(`${e.message}; limiting per instance in memory until Redis answers`)
+                  : Effect.void,
+              ),
+              local.consume(keyId, tier, spend),
+            );
+          })
+        ),
+      ),
+  };
+};
 
 /** Counters live under `cds:<installation>:rl`, the installation being the service database's own id. */
 export const RateLimiterRedis = (
@@ -273,17 +323,24 @@ export const RateLimiterRedis = (
           Effect.mapError((e) => new RateLimiterUnavailable({ message: `service database: ${e.message}` })),
         );
       const { Redis } = yield* Effect.promise(() => import("ioredis"));
-      const redis = yield* Effect.acquireRelease(
+      const connect = Effect.acquireRelease(
         Effect.tryPromise({
           try: async () => {
             const client = new Redis(url, {
               lazyConnect: true,
               maxRetriesPerRequest: 1,
               enableOfflineQueue: false,
+              // reconnect soon after an outage so the shared budgets come back quickly
+              retryStrategy: (times) => Math.min(times * 100, 1_000),
             });
             client.on("error", () => {});
-            await client.connect();
-            await client.ping();
+            try {
+              await client.connect();
+              await client.ping();
+            } catch (cause) {
+              client.disconnect();
+              throw cause;
+            }
             return client;
           },
           catch: (cause) =>
@@ -293,6 +350,14 @@ export const RateLimiterRedis = (
         }),
         (client) => Effect.promise(() => client.quit().catch(() => client.disconnect())),
       );
-      return makeRedisRateLimiter(redis, limits, `cds:${installation!.uuid}:rl`);
+      const redis = yield* waitFor("redis", connect, { critical: false });
+      const board = yield* Effect.serviceOption(Dependencies);
+      const report = (healthy: boolean, error?: string) =>
+        Effect.sync(() => Option.map(board, (b) => b.set("redis", healthy ? "ok" : "down", error)));
+      return makeResilientRateLimiter(
+        makeRedisRateLimiter(redis, limits, `cds:${installation!.uuid}:rl`),
+        makeMemoryRateLimiter(limits, yield* readHistory),
+        report,
+      );
     }),
   );

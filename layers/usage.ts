@@ -1,6 +1,6 @@
 /**
  * `Usage`: requests per key, UTC day and endpoint family, and transaction submissions. Counted in memory on the
- * request path (a map increment) and flushed to the service database every few seconds and at shutdown, so the
+ * request path (a map increment) and flushed to the service database every second and at shutdown, so the
  * counts survive restarts without a database write per request.
  */
 import type { SqlClient } from "@effect/sql/SqlClient";
@@ -76,16 +76,26 @@ export const makeUsage = (sql: SqlClient): UsageShape => {
   };
 };
 
-/** Flushes every 5 seconds in the background and once more when the service stops. */
+/**
+ * Flushes every second (a crash loses at most that much) in the background and once more when the service stops.
+ * While the service database is away the counts wait in memory; a warning a minute says so, not one a second.
+ */
 export const UsageLive: Layer.Layer<Usage, never, ServiceDatabase> = Layer.scoped(
   Usage,
   Effect.gen(function* () {
     const { sql } = yield* ServiceDatabase;
     const usage = makeUsage(sql);
+    let warnedAt = 0;
     const flushLogged = usage.flush.pipe(
-      Effect.catchAll((e) => Effect.logWarning(`usage flush failed, will retry: ${e.message}`)),
+      Effect.catchAll((e) =>
+        Effect.suspend(() => {
+          if (Date.now() - warnedAt < 60_000) return Effect.void;
+          warnedAt = Date.now();
+          return Effect.logWarning(`usage flush failed, will retry each second: ${e.message}`);
+        })
+      ),
     );
-    yield* Effect.forkScoped(Effect.repeat(flushLogged, Schedule.spaced("5 seconds")));
+    yield* Effect.forkScoped(Effect.repeat(flushLogged, Schedule.spaced("1 second")));
     yield* Effect.addFinalizer(() => flushLogged);
     return usage;
   }),

@@ -30,7 +30,7 @@ import {
 } from "./jsonrpc_wire.ts";
 import { BooleanParam, Hash32, LimitParam, PageParam, PageSizeParam, Paginated } from "./primitives.ts";
 import { PoolStatus, Price, ProtocolParameters, PublicPoolInfo, StakeAccount, TxStatus } from "./public.ts";
-import { Health, KeyInfo, OgmiosHealth } from "./service.ts";
+import { Health, KeyInfo, OgmiosHealth, Ready } from "./service.ts";
 
 const summary = (text: string, description?: string) =>
   OpenApi.annotations(description === undefined ? { summary: text } : { summary: text, description });
@@ -252,12 +252,18 @@ export class PublicGroup extends HttpApiGroup.make("public")
 
 export const health = HttpApiEndpoint.get("health", "/health")
   .addSuccess(Health)
-  .addError(
-    Health.annotations(HttpApiSchema.annotations({ status: 503, description: "A database does not answer" })),
-  )
   .annotateContext(summary(
-    "Each network's tip and database; no key needed",
-    "503 (same body) when a network's database does not answer within two seconds.",
+    "Liveness: 200 while the process serves, with each network's tip and each dependency's state; no key needed",
+    "Never 503: a lost database shows as `degraded` here and as 503 on /ready, so a liveness probe does not " +
+      "restart a process that only needs to wait.",
+  ));
+
+export const ready = HttpApiEndpoint.get("ready", "/ready")
+  .addSuccess(Ready)
+  .addError(ServiceUnavailable)
+  .annotateContext(summary(
+    "Readiness: 200 only when start-up is done and every database answers; no key needed",
+    "503 with the reason while starting, draining, or within a few seconds of losing a database.",
   ));
 
 export const keyInfo = HttpApiEndpoint.get("keyInfo", "/v1/key")
@@ -276,9 +282,12 @@ export const openApi = HttpApiEndpoint.get("openApi", "/openapi.json")
 
 export class ServiceGroup extends HttpApiGroup.make("service")
   .add(health)
+  .add(ready)
   .add(keyInfo)
   .add(openApi)
-  .annotateContext(OpenApi.annotations({ description: "The service itself: health, keys, this document" })) {}
+  .annotateContext(
+    OpenApi.annotations({ description: "The service itself: health, readiness, keys, this document" }),
+  ) {}
 
 const html = HttpApiSchema.Text({ contentType: "text/html" }).annotations({
   description: "The GraphiQL page",

@@ -122,8 +122,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Each network's tip and database; no key needed
-         * @description 503 (same body) when a network's database does not answer within two seconds.
+         * Liveness: 200 while the process serves, with each network's tip and each dependency's state; no key needed
+         * @description Never 503: a lost database shows as `degraded` here and as 503 on /ready, so a liveness probe does not restart a process that only needs to wait.
          */
         get: operations["service.health"];
         put?: never;
@@ -146,6 +146,26 @@ export interface paths {
          * @description Swagger UI shows it at /docs.
          */
         get: operations["service.openApi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness: 200 only when start-up is done and every database answers; no key needed
+         * @description 503 with the reason while starting, draining, or within a few seconds of losing a database.
+         */
+        get: operations["service.ready"];
         put?: never;
         post?: never;
         delete?: never;
@@ -592,6 +612,19 @@ export interface components {
             /** @enum {string} */
             type: "stake_registration" | "stake_deregistration" | "delegation" | "pool_registration" | "pool_retirement" | "drep_registration" | "drep_deregistration" | "vote_delegation" | "stake_vote_delegation";
         };
+        DependencyHealth: {
+            /** @description databases decide readiness; Redis and Ogmios upstreams only degrade the service */
+            critical: boolean;
+            /** @description the last failure, kept after recovery */
+            lastError?: string;
+            /**
+             * Format: date-time
+             * @description when the state last changed
+             */
+            since: string;
+            /** @enum {string} */
+            state: "starting" | "ok" | "down";
+        };
         DRep: {
             delegatorCount?: components["schemas"]["Int"];
             /** @description CIP-129 drep1… id, or drep_always_abstain / drep_always_no_confidence */
@@ -644,12 +677,15 @@ export interface components {
             errors?: components["schemas"]["GraphqlError"][];
         };
         Health: {
+            dependencies: {
+                [key: string]: components["schemas"]["DependencyHealth"];
+            };
             networks: {
                 mainnet: components["schemas"]["NetworkHealth"];
                 preprod: components["schemas"]["NetworkHealth"];
-            };
+            } | (Record<string, never> | unknown[]);
             /** @enum {string} */
-            status: "ok" | "unavailable";
+            status: "starting" | "ok" | "degraded" | "stopping";
         };
         /** @description an integer */
         Int: number;
@@ -1040,6 +1076,10 @@ export interface components {
             poolIdBech32: string;
             relays: components["schemas"]["PoolRelay"][];
             ticker: string | null;
+        };
+        Ready: {
+            /** @enum {string} */
+            status: "ready";
         };
         /** @description A database, the key store or an upstream does not answer; try again shortly */
         ServiceUnavailable: {
@@ -1816,22 +1856,6 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
-            /** @description A database does not answer */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        networks: {
-                            mainnet: components["schemas"]["NetworkHealth"];
-                            preprod: components["schemas"]["NetworkHealth"];
-                        };
-                        /** @enum {string} */
-                        status: "ok" | "unavailable";
-                    };
-                };
-            };
         };
     };
     "service.openApi": {
@@ -1852,6 +1876,35 @@ export interface operations {
                     "application/json": {
                         [key: string]: unknown;
                     };
+                };
+            };
+        };
+    };
+    "service.ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ready"];
+                };
+            };
+            /** @description A database, the key store or an upstream does not answer; try again shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailable"];
                 };
             };
         };

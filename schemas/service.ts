@@ -18,10 +18,32 @@ const NetworkHealth = Schema.Struct({
   error: Schema.optional(Schema.String).annotations({ description: "why the database did not answer" }),
 }).annotations({ identifier: "NetworkHealth" });
 
+const DependencyHealth = Schema.Struct({
+  state: Schema.Literal("starting", "ok", "down"),
+  lastError: Schema.optional(Schema.String).annotations({
+    description: "the last failure, kept after recovery",
+  }),
+  since: DateTime.annotations({ description: "when the state last changed" }),
+  critical: Schema.Boolean.annotations({
+    description: "databases decide readiness; Redis and Ogmios upstreams only degrade the service",
+  }),
+}).annotations({ identifier: "DependencyHealth" });
+
+/**
+ * Liveness: 200 while the process serves. `starting` (layers still waiting for their dependencies; `networks`
+ * empty), `ok`, `degraded` (a dependency is down: see `dependencies` and `/ready`) or `stopping` (draining).
+ */
 export const Health = Schema.Struct({
-  status: Schema.Literal("ok", "unavailable"),
-  networks: Schema.Struct({ mainnet: NetworkHealth, preprod: NetworkHealth }),
+  status: Schema.Literal("starting", "ok", "degraded", "stopping"),
+  networks: Schema.Union(
+    Schema.Struct({ mainnet: NetworkHealth, preprod: NetworkHealth }),
+    Schema.Struct({}),
+  ),
+  dependencies: Schema.Record({ key: Schema.String, value: DependencyHealth }),
 }).annotations({ identifier: "Health" });
+
+/** Readiness: 200 only when started and every database answers (a 503 `{error, message}` otherwise). */
+export const Ready = Schema.Struct({ status: Schema.Literal("ready") }).annotations({ identifier: "Ready" });
 
 /** A limit, or null for none. */
 const limit = Schema.NullOr(Schema.Int);

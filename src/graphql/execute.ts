@@ -40,6 +40,8 @@ export interface GraphqlAnswer {
   /** `{"data": ...}` or `{"errors": [...]}`, as JSON text. */
   readonly body: string;
   readonly statements: number;
+  /** The database could not answer (an outage, not the query's fault): HTTP 503 with the errors array. */
+  readonly unavailable?: boolean;
 }
 
 const failed = (errors: ReadonlyArray<GraphqlError>): GraphqlAnswer => ({
@@ -224,7 +226,13 @@ export const executeGraphql: (
           )
         ),
       );
-      if ("error" in rows) return { ...failed([rows.error]), statements: 1 };
+      if ("error" in rows) {
+        return {
+          ...failed([rows.error]),
+          statements: 1,
+          unavailable: rows.error.extensions.code === "unexpected",
+        };
+      }
       data = rows.ok;
     }
     const statements = compiled.sql === undefined ? 0 : 1;

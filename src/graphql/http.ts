@@ -68,5 +68,5 @@ export const graphqlHttp = (
     if (parsed instanceof Response) return parsed;
     const schema = (yield* GraphqlSchemas).get(network);
     const result = yield* executeGraphql(schema, parsed, tier);
-    return answer(result.body, 200, result.statements);
+    return answer(result.body, result.unavailable ? 503 : 200, result.statements);
   });

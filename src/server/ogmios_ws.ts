@@ -53,6 +53,24 @@ const exceeds = (data: unknown, limit: number): boolean => {
   return encoder.encode(data).byteLength > limit;
 };
 
+/** The open connections, so a draining shutdown can close them (main.ts). */
+const openSockets = new Set<WebSocket>();
+
+/** Closes every open connection, e.g. with 1001 "going away" at shutdown; resolves once all have closed. */
+export const closeWebSockets = (code: number, reason: string, waitMs = 2_000): Promise<void> => {
+  const closing = [...openSockets].map((socket) =>
+    new Promise<void>((resolve) => {
+      socket.addEventListener("close", () => resolve(), { once: true });
+      try {
+        socket.close(code, reason);
+      } catch {
+        resolve();
+      }
+    })
+  );
+  return Promise.race([Promise.all(closing).then(() => {}), new Promise<void>((r) => setTimeout(r, waitMs))]);
+};
+
 export const ogmiosWebSocket = (ctx: WebSocketContext): Response => {
   const { socket, response } = Deno.upgradeWebSocket(ctx.request);
   const session = makeChainSync(ctx.network);
@@ -75,7 +93,9 @@ export const ogmiosWebSocket = (ctx: WebSocketContext): Response => {
     if (socket.readyState === WebSocket.OPEN) end();
     else if (socket.readyState === WebSocket.CONNECTING) socket.addEventListener("open", end, { once: true });
   });
+  openSockets.add(socket);
   socket.addEventListener("close", () => {
+    openSockets.delete(socket);
     unwatch();
     Deferred.unsafeDone(closed, Exit.succeed(undefined));
   }, { once: true });

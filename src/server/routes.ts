@@ -6,6 +6,7 @@ import { Effect, Schema } from "effect";
 import type { Access, AccessShape, Grant } from "@layers/access.ts";
 import type { AppConfig, AppConfigShape } from "@layers/config.ts";
 import type { Cache } from "@layers/cache.ts";
+import type { Dependencies } from "@layers/dependencies.ts";
 import type { AddressSummaries } from "@layers/address_summaries.ts";
 import { PriceFeed } from "@layers/price_feed.ts";
 import type { RelayProbe } from "@layers/relay_probe.ts";
@@ -24,6 +25,7 @@ import type { Spend } from "@layers/rate_limiter.ts";
 import type { Family } from "@layers/usage.ts";
 import type { Network } from "@schemas/network.ts";
 import { health } from "@src/programs/health.ts";
+import { readiness } from "@src/programs/readiness.ts";
 import { keyInfo } from "@src/programs/key_info.ts";
 import { ogmiosHealth } from "@src/programs/ogmios_health.ts";
 import * as api from "@schemas/api.ts";
@@ -46,6 +48,7 @@ import { json, restError } from "./responses.ts";
 
 export type AppServices =
   | ChainDatabases
+  | Dependencies
   | Access
   | AppConfig
   | Cache
@@ -162,9 +165,22 @@ export const routes: ReadonlyArray<Route> = [
   },
   {
     method: "GET",
+    path: api.ready.path,
+    access: "public",
+    run: () =>
+      Effect.map(
+        readiness,
+        (r) =>
+          r.ready
+            ? json({ status: "ready" }, 200, noStore)
+            : restError(503, `Not ready: ${r.reason}`, { ...noStore, "retry-after": "1" }),
+      ),
+  },
+  {
+    method: "GET",
     path: api.health.path,
     access: "public",
-    run: () => Effect.map(health(), (h) => json(encodeHealth(h), h.status === "ok" ? 200 : 503, noStore)),
+    run: () => Effect.map(health(), (h) => json(encodeHealth(h), 200, noStore)),
   },
   {
     method: "GET",

@@ -22,6 +22,7 @@ Deno.test("config defaults need no environment", async () => {
   assert.ok(Option.isNone(c.serviceDatabaseUrl));
   assert.ok(Option.isNone(c.redisUrl));
   assert.equal(c.devnetBlockSeconds, 5);
+  assert.equal(c.startupTimeoutSeconds, 120);
   assert.equal(c.maxBodyBytes, 1024 * 1024);
   assert.equal(c.authFailuresPer10s, 20);
 });
@@ -100,6 +101,8 @@ const bad: ReadonlyArray<[string, string, RegExp]> = [
   ["MAX_BODY_BYTES", "1k", /^MAX_BODY_BYTES: expected bytes from 65536 to 67108864, got "1k"$/],
   ["MAX_BODY_BYTES", "100", /^MAX_BODY_BYTES: /],
   ["AUTH_FAILURES_PER_10S", "-1", /^AUTH_FAILURES_PER_10S: expected a whole number/],
+  ["STARTUP_TIMEOUT", "0", /^STARTUP_TIMEOUT: expected seconds from 1 to 86400, got "0"$/],
+  ["STARTUP_TIMEOUT", "soon", /^STARTUP_TIMEOUT: /],
 ];
 
 for (const [name, value, expected] of bad) {

@@ -353,6 +353,7 @@ Deno.test({
           status: 200,
         },
         "GET /health": { method: "GET", path: "/health", status: 200 },
+        "GET /ready": { method: "GET", path: "/ready", status: 200 },
         "GET /v1/key": { method: "GET", path: "/v1/key", status: 200 },
         "GET /openapi.json": { method: "GET", path: "/openapi.json", status: 200 },
         "POST /v1/graphql": { method: "POST", path: "/v1/graphql", body: graphqlQuery, status: 200 },
@@ -587,7 +588,6 @@ Deno.test({
               ["GET /v2/explorer/{network}/block/{id}/txs", "/v2/explorer/mainnet/block/77777777/txs"],
               ["GET /v2/explorer/{network}/stats", "/v2/explorer/mainnet/stats"],
               ["GET /v2/explorer/{network}/dreps", "/v2/explorer/mainnet/dreps?page=7"],
-              ["GET /health", "/health"],
               ["GET /v1/ogmios/health", "/v1/ogmios/health"],
               ["GET /v1/preprod/ogmios/health", "/v1/preprod/ogmios/health"],
             ];
@@ -595,6 +595,13 @@ Deno.test({
               const a = await probe(op, 503, request("GET", path, { key }));
               assert.equal(a.status, 503, `${path}: ${JSON.stringify(a.body)}`);
             }
+            // readiness follows its own probes (once a second): 503 within a few seconds of the loss
+            const deadline = Date.now() + 8_000;
+            while ((await fetch(`${base}/ready`).then((r) => (r.body?.cancel(), r.status))) !== 503) {
+              assert.ok(Date.now() < deadline, "/ready still 200 8 s after the databases went away");
+              await new Promise((resolve) => setTimeout(resolve, 250));
+            }
+            await probe("GET /ready", 503, request("GET", "/ready", {}));
           },
         );
 

@@ -2,7 +2,8 @@
  * `npm start` with no configuration: both networks served from embedded PGlite under DATA_DIR, seeded on the
  * first start and reused on the next (the devnet, on by default, moving them on); `/health` reports each network's
  * tip and database kind. With real
- * PostgreSQL (TEST_DATABASE_URL), the same service over db-sync URLs, and 503 once a database goes away.
+ * PostgreSQL (TEST_DATABASE_URL), the same service over db-sync URLs; once a database goes away `/health` still
+ * answers 200 (the process is alive) and says which network is down, and `/ready` answers 503 naming it.
  */
 import assert from "node:assert/strict";
 import { Effect } from "effect";
@@ -86,6 +87,12 @@ Deno.test({
         firstHealth = await health(first.base);
         assert.equal(firstHealth.status, 200);
         assert.equal(firstHealth.body.status, "ok");
+        for (const name of ["mainnet chain database", "preprod chain database", "service database"]) {
+          assert.equal(firstHealth.body.dependencies[name]?.state, "ok", name);
+        }
+        const ready = await fetch(`${first.base}/ready`);
+        assert.equal(ready.status, 200);
+        assert.deepEqual(await ready.json(), { status: "ready" });
         for (const network of ["mainnet", "preprod"] as const) {
           const n = firstHealth.body.networks[network];
           assert.equal(n.status, "ok");
@@ -111,6 +118,7 @@ Deno.test({
         // the same databases, moved on by the devnet's blocks (never back)
         for (const network of ["mainnet", "preprod"] as const) {
           const [before, after] = [firstHealth!.body.networks[network], again.body.networks[network]];
+          assert.equal(after.status, "ok");
           assert.deepEqual({ ...after, tip: undefined }, { ...before, tip: undefined });
           assert.ok(after.tip!.blockNo >= before.tip!.blockNo, JSON.stringify([before.tip, after.tip]));
         }
@@ -129,7 +137,7 @@ Deno.test({
 });
 
 Deno.test({
-  name: "db-sync on PostgreSQL: served unchanged, and /health answers 503 when a database goes away",
+  name: "db-sync on PostgreSQL: served unchanged; a lost database: /health 200 naming it, /ready 503",
   ignore: !testDatabaseUrl,
   sanitizeResources: false,
   fn: async () => {
@@ -158,11 +166,37 @@ Deno.test({
       await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1`, [name]);
       await admin.end();
       const down = await health(service.base);
-      assert.equal(down.status, 503);
-      assert.equal(down.body.status, "unavailable");
+      assert.equal(down.status, 200, "liveness: the process only needs to wait");
+      assert.equal(down.body.status, "degraded");
       assert.equal(down.body.networks.mainnet.status, "ok");
       assert.equal(down.body.networks.preprod.status, "unavailable");
       assert.equal(typeof down.body.networks.preprod.error, "string");
+      // readiness follows within a few seconds (the monitor probes each second)
+      let ready: Response | undefined;
+      for (let i = 0; i < 50; i++) {
+        ready = await fetch(`${service.base}/ready`);
+        if (ready.status === 503) break;
+        await ready.body?.cancel();
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.equal(ready!.status, 503);
+      const body = await ready!.json();
+      assert.equal(body.error, "Service Unavailable");
+      assert.match(body.message, /^Not ready: preprod chain database is down/);
+      // and back: the database returns, /ready is 200 again within a few seconds
+      const again = new pg.Client({ connectionString: testDatabaseUrl });
+      await again.connect();
+      await again.query(`alter database "${name}" allow_connections true`);
+      await again.end();
+      let back = 0;
+      for (let i = 0; i < 50 && back !== 200; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        const r = await fetch(`${service.base}/ready`);
+        back = r.status;
+        await r.body?.cancel();
+      }
+      assert.equal(back, 200, "/ready is 200 again once the database answers");
+      assert.equal((await health(service.base)).body.networks.preprod.status, "ok");
     } finally {
       await service.stop();
       await mainnet.close();

@@ -40,12 +40,13 @@ export interface FakeOgmios {
   readonly stop: () => Promise<void>;
 }
 
-export const startFakeOgmios = (): FakeOgmios => {
+/** On `port` when given (a test may start it after the service that expects it), else any free port. */
+export const startFakeOgmios = (port = 0): FakeOgmios => {
   const received: Array<UpstreamRequest> = [];
   const next = new Map<string, string>();
   const sockets = new Set<WebSocket>();
   let opened = 0;
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (request) => {
+  const server = Deno.serve({ hostname: "127.0.0.1", port, onListen: () => {} }, (request) => {
     if (request.headers.get("upgrade") !== "websocket") {
       return new Response("Ogmios stand-in", { status: 426 });
     }

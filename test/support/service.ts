@@ -1,6 +1,7 @@
 /**
  * Runs the real service (`src/main.ts`) as a child process on a free port and waits until it listens, so tests
- * talk to it over real HTTP exactly as clients do.
+ * talk to it over real HTTP exactly as clients do. `spawnService` gives the finer steps (port open while starting,
+ * listening, exit) for tests of start-up and shutdown.
  */
 export interface RunningService {
   readonly base: string;
@@ -13,11 +14,19 @@ export interface RunningService {
   readonly stop: (graceMs?: number) => Promise<number>;
 }
 
-export const startService = async (
-  env: Record<string, string>,
-  timeoutMs = 120_000,
-): Promise<RunningService> => {
-  const started = performance.now();
+export interface SpawnedService {
+  readonly lines: Array<string>;
+  /** The address once the port is open (the start-up handler answers from then on). */
+  readonly open: Promise<string>;
+  /** The address once the service serves (layers built). */
+  readonly listening: Promise<string>;
+  /** The exit code. */
+  readonly exited: Promise<number>;
+  readonly pid: number;
+  readonly kill: (signal?: Deno.Signal) => void;
+}
+
+export const spawnService = (env: Record<string, string>): SpawnedService => {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "src/main.ts"],
     env: { PORT: "0", NO_COLOR: "1", ...env },
@@ -25,12 +34,18 @@ export const startService = async (
     stderr: "piped",
   }).spawn();
   const lines: Array<string> = [];
-  let resolveListen: (url: string) => void;
-  let rejectListen: (e: Error) => void;
-  const listening = new Promise<string>((resolve, reject) => {
-    resolveListen = resolve;
-    rejectListen = reject;
-  });
+  const deferred = () => {
+    let resolve!: (url: string) => void;
+    let reject!: (e: Error) => void;
+    const promise = new Promise<string>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    promise.catch(() => {}); // a caller may wait for only one of them
+    return { promise, resolve, reject };
+  };
+  const open = deferred();
+  const listening = deferred();
   const pump = async (stream: ReadableStream<Uint8Array>) => {
     let buffer = "";
     for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
@@ -40,47 +55,61 @@ export const startService = async (
         const line = buffer.slice(0, nl);
         buffer = buffer.slice(nl + 1);
         lines.push(line);
+        const o = line.match(/port open on (http:\/\/\S+?):? /);
+        if (o) open.resolve(o[1]!);
         const m = line.match(/listening on (http:\/\/\S+?)"/);
-        if (m) resolveListen(m[1]!);
+        if (m) listening.resolve(m[1]!);
       }
     }
   };
   const pumps = Promise.all([pump(child.stdout), pump(child.stderr)]);
-  const exited = child.status.then((s) => {
-    rejectListen(new Error(`service exited with ${s.code} before listening:\n${lines.join("\n")}`));
+  const exited = child.status.then(async (s) => {
+    await pumps;
+    const error = new Error(`service exited with ${s.code} before listening:\n${lines.join("\n")}`);
+    open.reject(error);
+    listening.reject(error);
     return s.code;
   });
-  const timer = setTimeout(
-    () => rejectListen(new Error(`service did not listen within ${timeoutMs} ms`)),
-    timeoutMs,
-  );
+  return {
+    lines,
+    open: open.promise,
+    listening: listening.promise,
+    exited,
+    pid: child.pid,
+    kill: (signal = "SIGTERM") => {
+      try {
+        child.kill(signal);
+      } catch { /* already gone */ }
+    },
+  };
+};
+
+export const startService = async (
+  env: Record<string, string>,
+  timeoutMs = 120_000,
+): Promise<RunningService> => {
+  const started = performance.now();
+  const service = spawnService(env);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`service did not listen within ${timeoutMs} ms`)), timeoutMs);
+  });
   try {
-    const base = await listening;
+    const base = await Promise.race([service.listening, timeout]);
     return {
       base,
-      lines,
+      lines: service.lines,
       startupMs: Math.round(performance.now() - started),
-      pid: child.pid,
+      pid: service.pid,
       stop: async (graceMs = 30_000) => {
-        try {
-          child.kill("SIGTERM");
-        } catch { /* already gone */ }
-        const kill = setTimeout(() => {
-          try {
-            child.kill("SIGKILL");
-          } catch { /* already gone */ }
-        }, graceMs);
-        const code = await exited.finally(() => clearTimeout(kill));
-        await pumps;
-        return code;
+        service.kill("SIGTERM");
+        const kill = setTimeout(() => service.kill("SIGKILL"), graceMs);
+        return await service.exited.finally(() => clearTimeout(kill));
       },
     };
   } catch (error) {
-    try {
-      child.kill("SIGKILL");
-    } catch { /* already gone */ }
-    await exited;
-    await pumps;
+    service.kill("SIGKILL");
+    await service.exited;
     throw error;
   } finally {
     clearTimeout(timer);
