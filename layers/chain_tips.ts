@@ -1,7 +1,8 @@
 /**
  * `ChainTips`: each network's chain tip as db-sync last wrote it, polled once a second (one primary-key probe),
  * so chain-sync sessions waiting at the tip learn of a new block, or of a rollback, without a query of their own.
- * Sessions that read a newer tip themselves report it (`observe`), which wakes the other waiters at once.
+ * Sessions that read a newer tip themselves report it (`observe`), which wakes the other waiters at once. When
+ * the poll last succeeded is kept too: `/health` answers from it without a query of its own.
  */
 import { Context, Deferred, Effect, Layer, Schedule } from "effect";
 import type { Network } from "@schemas/network.ts";
@@ -15,6 +16,8 @@ export interface ChainTipWatch {
   readonly observe: (tip: PointRow | undefined) => Effect.Effect<void>;
   /** Completes once the tip is no longer `seenHash` (at once if it already is not). */
   readonly changedFrom: (seenHash: string | undefined) => Effect.Effect<void>;
+  /** When the poll last read the tip (epoch ms; undefined: never), and its last error if the latest failed. */
+  readonly polled: () => { readonly at: number | undefined; readonly error: string | undefined };
 }
 
 export class ChainTips extends Context.Tag("ChainTips")<ChainTips, {
@@ -36,7 +39,14 @@ const makeWatch = (initial: PointRow | undefined) =>
       });
     const changedFrom = (seenHash: string | undefined) =>
       Effect.suspend(() => (tip?.hash !== seenHash ? Effect.void : Deferred.await(changed)));
-    return { current: () => tip, observe, changedFrom } satisfies ChainTipWatch;
+    let polled: { at: number | undefined; error: string | undefined } = { at: undefined, error: undefined };
+    const record = (error: string | undefined) =>
+      Effect.sync(() => {
+        polled = error === undefined ? { at: Date.now(), error } : { at: polled.at, error };
+      });
+    return { current: () => tip, observe, changedFrom, polled: () => polled, record } satisfies
+      & ChainTipWatch
+      & { readonly record: (error: string | undefined) => Effect.Effect<void> };
   });
 
 export const ChainTipsLive: Layer.Layer<ChainTips, never, ChainDatabases> = Layer.scoped(
@@ -45,12 +55,19 @@ export const ChainTipsLive: Layer.Layer<ChainTips, never, ChainDatabases> = Laye
     const dbs = yield* ChainDatabases;
     const watches = new Map<Network, ChainTipWatch>();
     for (const db of dbs.all) {
-      const first = yield* Effect.orElseSucceed(tipPointRow(db.sql), () => undefined);
-      const watch = yield* makeWatch(first);
+      const first = yield* Effect.either(tipPointRow(db.sql));
+      const watch = yield* makeWatch(first._tag === "Right" ? first.right : undefined);
+      yield* watch.record(first._tag === "Right" ? undefined : first.left.message);
       watches.set(db.network, watch);
       const poll = tipPointRow(db.sql).pipe(
         Effect.flatMap(watch.observe),
-        Effect.catchAll((e) => Effect.logWarning(`${db.network} tip poll failed: ${e.message}`)),
+        Effect.zipRight(watch.record(undefined)),
+        Effect.catchAll((e) =>
+          Effect.zipRight(
+            watch.record(e.message),
+            Effect.logWarning(`${db.network} tip poll failed: ${e.message}`),
+          )
+        ),
       );
       yield* Effect.forkScoped(Effect.repeat(poll, Schedule.spaced(pollInterval)));
     }

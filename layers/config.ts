@@ -35,6 +35,8 @@ export interface AppConfigShape {
   readonly maxBodyBytes: number;
   /** Failed authentications an address may make per 10 s before it is answered 429; 0 = no throttle. */
   readonly authFailuresPer10s: number;
+  /** A GraphQL statement's time limit (ms): past it the statement is cancelled (`statement-timeout`). */
+  readonly graphqlTimeoutMs: number;
   /** How long start-up waits for databases, Redis and Ogmios upstreams before giving up (seconds). */
   readonly startupTimeoutSeconds: number;
 }
@@ -216,6 +218,20 @@ const maxBodyBytes = Config.string("MAX_BODY_BYTES").pipe(
   }),
 );
 
+/**
+ * 10 s: a GraphQL statement that needs longer walks far more rows than an indexed query ever does; operators
+ * with patient users (or tests that need a short limit) set it.
+ */
+const graphqlTimeoutMs = Config.string("GRAPHQL_TIMEOUT_MS").pipe(
+  Config.withDefault("10000"),
+  Config.mapOrFail((text) => {
+    const n = Number(text);
+    return /^\d+$/.test(text) && n >= 100 && n <= 600_000
+      ? Either.right(n)
+      : Either.left(invalid("GRAPHQL_TIMEOUT_MS", `expected milliseconds from 100 to 600000, got "${text}"`));
+  }),
+);
+
 /** Seconds: a database, Redis or an Ogmios upstream that is not there yet is waited for this long. */
 const startupTimeoutSeconds = Config.string("STARTUP_TIMEOUT").pipe(
   Config.withDefault("120"),
@@ -242,6 +258,7 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
   maxBodyBytes,
   authFailuresPer10s: count("AUTH_FAILURES_PER_10S", 20),
   startupTimeoutSeconds,
+  graphqlTimeoutMs,
   priceUrl: optionalUrl("PRICE_URL", ["http:", "https:"]),
   poolId: Config.string("POOL_ID").pipe(
     Config.withDefault(""),

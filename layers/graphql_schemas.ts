@@ -11,7 +11,6 @@ import { Context, Effect, Layer, Option, Redacted } from "effect";
 import type { GraphQLSchema } from "graphql";
 import type { Network } from "@schemas/network.ts";
 import { buildSchema } from "@src/graphql/build_schema.ts";
-import { statementTimeoutMs } from "@src/graphql/limits.ts";
 import { readSchemaModel, type SchemaModel } from "@src/graphql/schema_model.ts";
 import { ChainDatabaseError, ChainDatabases } from "./chain_db.ts";
 import { AppConfig, redactUrl } from "./config.ts";
@@ -25,6 +24,8 @@ export interface GraphqlSchema {
   readonly sql: SqlClient;
   /** True when every session of `sql` already has the statement timeout. */
   readonly limitedSessions: boolean;
+  /** The statement time limit (GRAPHQL_TIMEOUT_MS). */
+  readonly timeoutMs: number;
 }
 
 export class GraphqlSchemas extends Context.Tag("GraphqlSchemas")<GraphqlSchemas, {
@@ -52,7 +53,7 @@ export const GraphqlSchemasLive: Layer.Layer<GraphqlSchemas, ChainDatabaseError,
                 ? yield* makePgSqlClient({
                   url: Redacted.value(url.value),
                   readOnly: true,
-                  statementTimeoutMs,
+                  statementTimeoutMs: config.graphqlTimeoutMs,
                   maxConnections: graphqlConnections,
                   applicationName: `cardano-data-service/${chain.network}/graphql`,
                 }).pipe(
@@ -69,6 +70,7 @@ export const GraphqlSchemasLive: Layer.Layer<GraphqlSchemas, ChainDatabaseError,
             model,
             sql,
             limitedSessions: Option.isSome(url),
+            timeoutMs: config.graphqlTimeoutMs,
           };
           yield* Effect.logDebug(
             `${chain.network}: GraphQL schema over ${model.tables.size} tables and views`,

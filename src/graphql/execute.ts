@@ -26,7 +26,6 @@ import type { GraphqlSchema } from "@layers/graphql_schemas.ts";
 import { compileQuery } from "./compile.ts";
 import { type GraphqlError, graphqlError, pathOf } from "./errors.ts";
 import { refuseCostly } from "./cost.ts";
-import { statementTimeoutMs } from "./limits.ts";
 import { refuseUnselective } from "./plan_guard.ts";
 import { QueryRejected } from "./sql_text.ts";
 
@@ -141,7 +140,7 @@ export const runStatement = (
   sql: SqlClient,
   text: string,
   params: ReadonlyArray<unknown>,
-  timeoutMs: number = statementTimeoutMs,
+  timeoutMs: number,
 ) =>
   Effect.scoped(Effect.gen(function* () {
     const connection = yield* sql.reserve;
@@ -197,7 +196,7 @@ export const executeGraphql: (
     if (compiled.sql !== undefined) {
       const statement = schema.limitedSessions
         ? schema.sql.unsafe<{ data: string }>(compiled.sql, compiled.params as Array<unknown>)
-        : runStatement(schema.sql, compiled.sql, compiled.params);
+        : runStatement(schema.sql, compiled.sql, compiled.params, schema.timeoutMs);
       const rows = yield* statement.pipe(
         Effect.map((r) => ({ ok: r[0]!.data })),
         Effect.catchAll((e) =>
@@ -209,7 +208,7 @@ export const executeGraphql: (
               ? {
                 error: graphqlError(
                   `the query ran longer than ${
-                    statementTimeoutMs / 1000
+                    schema.timeoutMs / 1000
                   } s and was cancelled: filter on indexed ` +
                     `columns or ask for fewer rows`,
                   "$",

@@ -42,7 +42,6 @@ export const unselective = 0.5;
 export const unselectiveRows = 1000;
 /** Values in one `_in` / `_nin` list. */
 export const maxListValues = 1000;
-export const statementTimeoutMs = 10_000;
 
 /**
  * Tables that grow with the chain (millions of rows on mainnet): a query must reach their rows through an index.

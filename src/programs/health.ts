@@ -1,15 +1,16 @@
 /**
- * Health, the liveness answer: each network's tip and database kind, read live from its chain database (spec:
- * `/health` needs no key), and every dependency's state. It answers 200 whenever the process serves, since a
- * lost database is a reason to wait, not to restart; `status` says `degraded` then, and `/ready` (readiness.ts)
- * takes the instance out of rotation. A database the monitor already knows to be down is not queried, so the
- * answer stays fast during an outage.
+ * Health, the liveness answer: each network's tip and database kind (spec: `/health` needs no key), and every
+ * dependency's state. It answers 200 whenever the process serves, since a lost database is a reason to wait, not
+ * to restart; `status` says `degraded` then, and `/ready` (readiness.ts) takes the instance out of rotation. It
+ * runs no query: the tip is the one `ChainTips` polls every second (epoch and time from `ChainClock`), so it
+ * answers in microseconds while a database is busy or gone; a poll older than 5 s marks its network unavailable.
  */
 import { Effect } from "effect";
 import { ChainDatabases } from "@layers/chain_db.ts";
 import { Dependencies, type DependencyStatus } from "@layers/dependencies.ts";
 import type { Network } from "@schemas/network.ts";
-import { tip } from "@src/queries/tip.ts";
+import { ChainClock } from "@layers/chain_clock.ts";
+import { ChainTips } from "@layers/chain_tips.ts";
 
 export interface NetworkHealth {
   readonly status: "ok" | "unavailable";
@@ -31,41 +32,43 @@ export interface Health {
   readonly dependencies: Readonly<Record<string, DependencyStatus>>;
 }
 
+/** A poll older than this means the network's database is not answering (busy past its limits, or lost). */
+const staleAfterMs = 5_000;
+
 export const health = Effect.fn("health.get")(function* () {
   const dbs = yield* ChainDatabases;
   const board = yield* Dependencies;
+  const tips = yield* ChainTips;
+  const clock = yield* ChainClock;
   const known = board.snapshot();
-  const entries = yield* Effect.forEach(
-    dbs.all,
-    (db) => {
-      const watched = known[`${db.network} chain database`];
-      const read = watched?.state === "down"
-        ? Effect.fail(new Error(watched.lastError ?? "the database does not answer"))
-        : tip(db.sql);
-      return read.pipe(
-        Effect.timeoutFail({ duration: "2 seconds", onTimeout: () => new Error("no answer within 2 s") }),
-        Effect.map((t): NetworkHealth => ({
-          status: "ok",
-          database: db.backend,
-          demoChain: db.demoChain,
-          tip: t
-            ? { blockNo: t.blockNo, slotNo: t.slotNo, epochNo: t.epochNo, time: t.time.toISOString() }
-            : null,
-        })),
-        Effect.catchAll((e) =>
-          Effect.succeed<NetworkHealth>({
-            status: "unavailable",
-            database: db.backend,
-            demoChain: db.demoChain,
-            tip: null,
-            error: e.message,
-          })
-        ),
-        Effect.map((h) => [db.network, h] as const),
-      );
-    },
-    { concurrency: "unbounded" },
-  );
+  const now = Date.now();
+  const entries = dbs.all.map((db): readonly [Network, NetworkHealth] => {
+    const watch = tips.get(db.network);
+    const polled = watch.polled();
+    const watched = known[`${db.network} chain database`];
+    const base = { database: db.backend, demoChain: db.demoChain };
+    const down = watched?.state === "down"
+      ? watched.lastError ?? "the database does not answer"
+      : polled.at === undefined || now - polled.at > staleAfterMs
+      ? `no tip read for ${polled.at === undefined ? "ever" : `${Math.round((now - polled.at) / 1000)} s`}${
+        polled.error ? ` (${polled.error})` : " (the database is busy or gone)"
+      }`
+      : undefined;
+    if (down !== undefined) return [db.network, { ...base, status: "unavailable", tip: null, error: down }];
+    const point = watch.current();
+    const time = clock.get(db.network);
+    const slot = point?.slot == null ? undefined : Number(point.slot);
+    return [db.network, {
+      ...base,
+      status: "ok",
+      tip: point?.height == null || slot === undefined ? null : {
+        blockNo: point.height,
+        slotNo: slot,
+        epochNo: time.epochOfSlot(slot),
+        time: time.slotToTime(slot).toISOString(),
+      },
+    }];
+  });
   const networks = Object.fromEntries(entries) as Record<Network, NetworkHealth>;
   const dependencies = board.snapshot();
   const ok = entries.every(([, h]) => h.status === "ok") &&

@@ -20,6 +20,7 @@ import { poolInfo } from "@src/programs/pool_info.ts";
 import { stakeAccount } from "@src/programs/stake_account.ts";
 import type { ChainDatabases } from "@layers/chain_db.ts";
 import type { ChainTips } from "@layers/chain_tips.ts";
+import type { ChainClock } from "@layers/chain_clock.ts";
 import type { NodeClients } from "@layers/node_client.ts";
 import type { Spend } from "@layers/rate_limiter.ts";
 import type { Family } from "@layers/usage.ts";
@@ -56,6 +57,7 @@ export type AppServices =
   | PriceFeed
   | RelayProbe
   | ChainTips
+  | ChainClock
   | NodeClients
   | GraphqlSchemas;
 export type Program = Effect.Effect<Response, never, AppServices>;
