@@ -44,6 +44,9 @@ if (files.length === 0) {
 }
 
 const runDir = await Deno.makeTempDir({ prefix: "cds-test-run-" });
+// others may pass through (not list): the resilience tests run private PostgreSQL servers as the postgres user
+// in folders of their own under it
+await Deno.chmod(runDir, 0o711);
 const cleanup = () => {
   try {
     Deno.removeSync(runDir, { recursive: true });

@@ -22,8 +22,8 @@ const slowQuery = `{ ${
     `a${i}: tx_out(order_by: {id: asc}, offset: ${14_000 + i}, limit: 1000) { value address }`).join(" ")
 } }`;
 
-const p99 = (samples: Array<number>) =>
-  [...samples].sort((a, b) => a - b)[Math.ceil(samples.length * 0.99) - 1]!;
+const percentile = (samples: Array<number>, p: number) =>
+  [...samples].sort((a, b) => a - b)[Math.ceil(samples.length * p) - 1]!;
 
 Deno.test({
   name:
@@ -71,24 +71,29 @@ Deno.test({
           await new Promise((resolve) => setTimeout(resolve, 20));
         }
         const probedFor = performance.now() - started;
-        // not asserted here: /health reads every network's tip live, so it waits for mainnet's busy session (its
-        // own 2 s limit, then 503); a liveness answer that needs no database is issue 14's item 5
+        // /health runs no query (the polled tip): it answers at once while mainnet's session is busy
         const healthStarted = performance.now();
         const healthStatus = await fetch(`${service.base}/health`).then(async (r) => {
           await r.body?.cancel();
           return r.status;
         });
-        console.log(
-          `/health meanwhile: ${healthStatus} in ${(performance.now() - healthStarted).toFixed(0)} ms`,
-        );
+        const healthMs = performance.now() - healthStarted;
+        console.log(`/health meanwhile: ${healthStatus} in ${healthMs.toFixed(0)} ms`);
+        assert.equal(healthStatus, 200);
+        assert.ok(slowDone || healthMs < 100, `/health took ${healthMs.toFixed(0)} ms`);
         const answer = await slow;
         console.log(
-          `preprod REST during the slow mainnet statement: p99 ${p99(samples).toFixed(1)} ms, max ${
+          `preprod REST during the slow mainnet statement: p95 ${
+            percentile(samples, 0.95).toFixed(1)
+          } ms, max ${
             Math.max(...samples).toFixed(1)
           } ms over ${samples.length} probes; the slow one answered after ${answer.ms.toFixed(0)} ms`,
         );
         assert.ok(samples.length >= 10, `only ${samples.length} probes while the slow statement ran`);
-        assert.ok(p99(samples) < 100, `preprod p99 ${p99(samples).toFixed(1)} ms`);
+        // p95, not the maximum: on a shared 2-core machine (CI runs three test files at once) one probe in 50 can
+        // wait for a core; a statement holding the thread would delay every probe after it instead
+        assert.ok(percentile(samples, 0.95) < 100, `preprod p95 ${percentile(samples, 0.95).toFixed(1)} ms`);
+        assert.ok(Math.max(...samples) < 1_000, `preprod max ${Math.max(...samples).toFixed(1)} ms`);
         assert.equal(answer.status, 200);
         assert.equal(
           answer.body.errors?.[0]?.extensions?.code,
