@@ -20,7 +20,7 @@ Deno.test("no source file reaches outside the repository", async () => {
   );
   const offenders: Array<string> = [];
   for (const file of sources) {
-    if (file === "package-lock.json") continue;
+    if (file === "package-lock.json" || file === "test/repository_test.ts") continue;
     const text = await Deno.readTextFile(`${root}/${file}`);
     // a path that climbs out of the repository root from the file's own folder
     const depth = file.split("/").length - 1;

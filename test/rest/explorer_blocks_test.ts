@@ -96,7 +96,7 @@ Deno.test({
         const page2 = await f.get(`/v2/explorer/mainnet/block/${busiest.hash}/txs?page=2&limit=2`);
         assert.deepEqual(page2.body.data, all.body.data.slice(2, 4));
         assert.equal(page2.body.hasMore, busiest.txs > 4);
-        assert.equal(page2.headers.get("cache-control"), "public, max-age=86400");
+        assert.equal(page2.headers.get("cache-control"), "private, max-age=86400");
         const past = await f.get(`/v2/explorer/mainnet/block/${busiest.n}/txs?page=1000&limit=100`);
         assert.deepEqual([past.status, past.body.data, past.body.total], [200, [], busiest.txs]);
         // the block answer names where its transactions are, and following it gives them

@@ -54,7 +54,7 @@ Deno.test({
     try {
       // a template left by a start killed while preparing: removed by the next one
       await Deno.mkdir(join(dataDir, ".initdb-1-stale"));
-      const first = await startService({ DATA_DIR: dataDir });
+      const first = await startService({ DATA_DIR: dataDir }, 300_000); // a first start seeds: minutes on a busy machine
       let firstHealth: { status: number; body: Health };
       try {
         const logs = first.lines.join("\n");
