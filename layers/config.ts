@@ -35,6 +35,8 @@ export interface AppConfigShape {
   readonly maxBodyBytes: number;
   /** Failed authentications an address may make per 10 s before it is answered 429; 0 = no throttle. */
   readonly authFailuresPer10s: number;
+  /** Seconds between `memory` log lines (RSS, V8 heap, wasm), for soaks and leak hunts; 0 = none. */
+  readonly memoryLogSeconds: number;
 }
 
 /** `*` (any origin) or the exact origins allowed; empty = no CORS headers at all. */
@@ -228,6 +230,7 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
   corsOrigins,
   maxBodyBytes,
   authFailuresPer10s: count("AUTH_FAILURES_PER_10S", 20),
+  memoryLogSeconds: count("MEMORY_LOG_SECONDS", 0),
   priceUrl: optionalUrl("PRICE_URL", ["http:", "https:"]),
   poolId: Config.string("POOL_ID").pipe(
     Config.withDefault(""),

@@ -75,6 +75,11 @@ const server = Deno.serve({
     }),
 }, handler);
 
+if (settings.memoryLogSeconds > 0) {
+  // where memory goes over time (`npm run soak` reads these): RSS next to the V8 heap and the wasm memories
+  Deno.unrefTimer(setInterval(() => log("memory", memoryReport()), settings.memoryLogSeconds * 1000));
+}
+
 const shutdown = async () => {
   log("shutting down");
   await server.shutdown();
