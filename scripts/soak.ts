@@ -354,6 +354,33 @@ const heap = () => {
 };
 const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
 
+const median = (values: ReadonlyArray<number>) =>
+  [...values].sort((a, b) => a - b)[values.length >> 1] ?? NaN;
+
+/** RSS every `every` seconds of a phase from `from` on, logged; `done` gives the samples. */
+const sampler = (phase: string, every: number, from: number, tally?: Tally) => {
+  const samples: Array<number> = [];
+  const pending: Array<Promise<void>> = [];
+  let next = Math.max(every, from);
+  return {
+    tick: (elapsed: number) => {
+      if (elapsed < next) return;
+      next += every;
+      pending.push(
+        rssMb(target.pid).then((rss) => {
+          if (rss !== undefined) samples.push(rss);
+          log(
+            `${phase} ${elapsed.toFixed(0)} s: RSS ${rss} MB${
+              tally ? `, ${tally.count} answers` : ""
+            }${heap()}`,
+          );
+        }),
+      );
+    },
+    done: async () => (await Promise.all(pending), samples),
+  };
+};
+
 const rows: Array<[string, string]> = [];
 try {
   log(
@@ -385,35 +412,30 @@ try {
   rows.push(["capacity (closed loop, by concurrency)", capacityLines.join("; ")]);
   rows.push(["soak rate", `${soakRate} req/s (half of ${capacity.toFixed(0)})`]);
 
-  // (2) warm-up at the soak rate with the chain-sync sessions, then the warm RSS
+  // (2) warm-up at the soak rate with the chain-sync sessions; RSS swings with garbage collection, so the
+  // warm level is the median of the samples of the warm-up's second half
+  const warmSampler = sampler("warm-up", 5, warmSeconds / 2);
   const stopWarmSync = chainSync(chainSyncSessions);
-  await openLoop(soakRate, warmSeconds, new Tally());
+  await openLoop(soakRate, warmSeconds, new Tally(), warmSampler.tick);
   await stopWarmSync();
-  const warm = (await rssMb(target.pid)) ?? NaN;
+  const warmSamples = await warmSampler.done();
+  const warm = median(warmSamples);
   log(`warm RSS ${warm} MB`);
-  rows.push(["warm RSS", `${warm} MB (after ${warmSeconds} s at the soak rate)${heap()}`]);
+  rows.push([
+    "warm RSS",
+    `${warm} MB: median of ${warmSamples.length} samples (${Math.min(...warmSamples)}–${
+      Math.max(...warmSamples)
+    }) in the last ${warmSeconds / 2} s of ${warmSeconds} s at the soak rate${heap()}`,
+  ]);
 
   // (3) the soak
   const tally = new Tally();
-  const samples: Array<number> = [];
-  let nextSample = 10;
+  const soakSampler = sampler("soak", 10, 0, tally);
   const stopSync = chainSync(chainSyncSessions);
-  const sampling: Array<Promise<void>> = [];
   const soakStarted = performance.now();
-  const { issued, behind } = await openLoop(soakRate, soakSeconds, tally, (elapsed) => {
-    if (elapsed < nextSample) return;
-    nextSample += 10;
-    sampling.push(
-      rssMb(target.pid).then((rss) => {
-        if (rss !== undefined) samples.push(rss);
-        log(
-          `soak ${elapsed.toFixed(0)} s: RSS ${rss} MB, ${tally.count} answers${heap()}`,
-        );
-      }),
-    );
-  });
+  const { issued, behind } = await openLoop(soakRate, soakSeconds, tally, soakSampler.tick);
   const sync = await stopSync();
-  await Promise.all(sampling);
+  const samples = await soakSampler.done();
   const soakTook = (performance.now() - soakStarted) / 1000;
   const soakEnd = (await rssMb(target.pid)) ?? NaN;
   const sorted = tally.latencies.sort((a, b) => a - b);
@@ -439,9 +461,10 @@ try {
     `${chainSyncSessions} at a time: ${sync.sessions} sessions, ${sync.blocks} blocks, ${sync.errors} errors`,
   ]);
   const min = Math.min(...samples), max = Math.max(...samples);
+  const lastMinute = median(samples.slice(-6));
   rows.push([
     "RSS samples every 10 s (min / max / end)",
-    `${min} / ${max} / ${soakEnd} MB (${samples.length})${heap()}`,
+    `${min} / ${max} / ${soakEnd} MB (${samples.length}; median of the last minute ${lastMinute} MB)${heap()}`,
   ]);
 
   // (4) hostile requests
@@ -464,12 +487,16 @@ try {
   // (5) recovery under light load (a tenth of the soak rate); the random-key burst has the client's address
   // throttled for 10 s, so the first seconds get 429s
   const recovery = new Tally();
-  await openLoop(Math.max(1, Math.round(soakRate / 10)), recoverySeconds, recovery);
+  const recoverySampler = sampler("recovery", 10, 0);
+  await openLoop(Math.max(1, Math.round(soakRate / 10)), recoverySeconds, recovery, recoverySampler.tick);
+  const recoverySamples = await recoverySampler.done();
   const recovered = (await rssMb(target.pid)) ?? NaN;
   rows.push([
     "RSS after recovery",
     `${recovered} MB (${recoverySeconds} s at ${Math.max(1, Math.round(soakRate / 10))} req/s; ` +
-    `statuses ${[...recovery.byStatus].map(([s, n]) => `${s}: ${n}`).join(", ")})${heap()}`,
+    `statuses ${[...recovery.byStatus].map(([s, n]) => `${s}: ${n}`).join(", ")}; samples ${
+      recoverySamples.join(", ")
+    } MB)${heap()}`,
   ]);
   rows.push(["load average at end", await loadAverage()]);
 
@@ -481,6 +508,7 @@ try {
     [
       `soak max ${within(max)} ${ok(max) ? "PASS" : "FAIL"}`,
       `soak end ${within(soakEnd)} ${ok(soakEnd) ? "PASS" : "FAIL"}`,
+      `soak's last minute (median) ${within(lastMinute)} ${ok(lastMinute) ? "PASS" : "FAIL"}`,
       `after recovery ${within(recovered)} ${ok(recovered) ? "PASS" : "FAIL"}`,
     ].join("; "),
   ]);
