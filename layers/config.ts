@@ -39,6 +39,8 @@ export interface AppConfigShape {
   readonly graphqlTimeoutMs: number;
   /** How long start-up waits for databases, Redis and Ogmios upstreams before giving up (seconds). */
   readonly startupTimeoutSeconds: number;
+  /** Seconds between `memory` log lines (RSS, V8 heap, wasm), for soaks and leak hunts; 0 = none. */
+  readonly memoryLogSeconds: number;
 }
 
 /** `*` (any origin) or the exact origins allowed; empty = no CORS headers at all. */
@@ -259,6 +261,7 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
   authFailuresPer10s: count("AUTH_FAILURES_PER_10S", 20),
   startupTimeoutSeconds,
   graphqlTimeoutMs,
+  memoryLogSeconds: count("MEMORY_LOG_SECONDS", 0),
   priceUrl: optionalUrl("PRICE_URL", ["http:", "https:"]),
   poolId: Config.string("POOL_ID").pipe(
     Config.withDefault(""),

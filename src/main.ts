@@ -108,6 +108,11 @@ log(`listening on ${address(server.addr.hostname, server.addr.port)}`, {
   ...memoryReport(),
 });
 
+if (settings.memoryLogSeconds > 0) {
+  // where memory goes over time (`npm run soak` reads these): RSS next to the V8 heap and the wasm memories
+  Deno.unrefTimer(setInterval(() => log("memory", memoryReport()), settings.memoryLogSeconds * 1000));
+}
+
 // 3. a signal drains. Deno's server.shutdown() cuts request bodies still arriving, so first the requests in
 // flight finish while new ones get 503 "shutting down" (connection: close); then the port closes.
 let stopping = false;

@@ -25,6 +25,7 @@ Deno.test("config defaults need no environment", async () => {
   assert.equal(c.startupTimeoutSeconds, 120);
   assert.equal(c.maxBodyBytes, 1024 * 1024);
   assert.equal(c.authFailuresPer10s, 20);
+  assert.equal(c.memoryLogSeconds, 0);
 });
 
 Deno.test("MAX_BODY_BYTES and AUTH_FAILURES_PER_10S are read as whole numbers", async () => {
@@ -33,6 +34,12 @@ Deno.test("MAX_BODY_BYTES and AUTH_FAILURES_PER_10S are read as whole numbers", 
   if (result._tag !== "Right") return;
   assert.equal(result.right.maxBodyBytes, 65536);
   assert.equal(result.right.authFailuresPer10s, 0);
+});
+
+Deno.test("MEMORY_LOG_SECONDS: whole seconds between memory log lines", async () => {
+  const result = await load({ MEMORY_LOG_SECONDS: "10" });
+  assert.equal(result._tag === "Right" && result.right.memoryLogSeconds, 10);
+  assert.equal((await load({ MEMORY_LOG_SECONDS: "ten" }))._tag, "Left");
 });
 
 Deno.test("DEVNET_BLOCK_SECONDS: seconds between devnet blocks, 0 = no devnet", async () => {

@@ -60,6 +60,7 @@ Deno.test({
         const logs = first.lines.join("\n");
         assert.match(logs, /listening on http:\/\/127\.0\.0\.1:\d+/);
         assert.match(logs, /GENERATED DEMO CHAIN/);
+        assert.ok(!logs.includes('"message":"memory"'), "no memory lines unless MEMORY_LOG_SECONDS is set");
         assert.match(logs, /seeding the mainnet demo chain/);
         // each start-up phase is told with its time, seeding included
         const phases = phasesDone(first.lines);
@@ -111,9 +112,24 @@ Deno.test({
       } finally {
         assert.equal(await first.stop(), 0);
       }
-      const second = await startService({ DATA_DIR: dataDir });
+      const second = await startService({ DATA_DIR: dataDir, MEMORY_LOG_SECONDS: "1" });
       try {
         assert.ok(!second.lines.join("\n").includes("seeding the"), "the second start reuses the databases");
+        // MEMORY_LOG_SECONDS: a `memory` line each second with RSS and the V8 heap (what `npm run soak` reads)
+        const memoryLine = async () => {
+          for (let i = 0; i < 50; i++) {
+            const line = second.lines.find((l) => l.includes('"message":"memory"'));
+            if (line) return JSON.parse(line);
+            await new Promise((r) => setTimeout(r, 100));
+          }
+          assert.fail(`no memory line within 5 s:\n${second.lines.join("\n")}`);
+        };
+        const memory = await memoryLine();
+        assert.ok(
+          memory.rssMb > 0 && memory.heapUsedMb > 0 && memory.heapUsedMb <= memory.rssMb,
+          JSON.stringify(memory),
+        );
+        assert.ok(memory.wasmMb_service > 0, JSON.stringify(memory));
         const again = await health(second.base);
         // the same databases, moved on by the devnet's blocks (never back)
         for (const network of ["mainnet", "preprod"] as const) {
