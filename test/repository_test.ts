@@ -1,10 +1,11 @@
 /**
  * The repository stands alone: no code, test or script reads files outside it (a plain clone has nothing beside
- * it), and every relative link in the README resolves to a file in the repository. `.ci/run` also runs the whole
+ * it), and every relative link in the READMEs resolves to a file in the repository. `.ci/run` also runs the whole
  * suite from a clone in an empty folder.
  */
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -30,12 +31,21 @@ Deno.test("no source file reaches outside the repository", async () => {
   assert.deepEqual(offenders, [], "these files read outside the repository");
 });
 
-Deno.test("every relative link in the README resolves inside the repository", async () => {
-  const readme = await Deno.readTextFile(`${root}/README.md`);
-  const links = [...readme.matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)].map((m) => m[1]!)
-    .filter((l) => !/^[a-z]+:/.test(l));
-  const paths = [...readme.matchAll(/`((?:src|layers|schemas|scripts|test)\/[\w./-]+\.(?:ts|sql|json|md))`/g)]
-    .map((m) => m[1]!);
-  const missing = [...links, ...paths].filter((l) => !existsSync(`${root}/${l}`));
-  assert.deepEqual([...new Set(missing)], [], "the README names files that do not exist");
+Deno.test("every relative link in the READMEs resolves inside the repository", async () => {
+  const readmes = (await tracked()).filter((f) =>
+    f.endsWith("README.md") && !f.startsWith("schemas/reference/")
+  );
+  assert.ok(readmes.length > 1, "the READMEs are found");
+  const missing: Array<string> = [];
+  for (const readme of readmes) {
+    const text = await Deno.readTextFile(`${root}/${readme}`);
+    const folder = dirname(readme);
+    // markdown links are relative to the README's folder; file names in backticks to the repository root
+    const links = [...text.matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)].map((m) => m[1]!)
+      .filter((l) => !/^[a-z]+:/.test(l)).map((l) => join(folder, l));
+    const paths = [...text.matchAll(/`((?:src|layers|schemas|scripts|test)\/[\w./-]+\.(?:ts|sql|json|md))`/g)]
+      .map((m) => m[1]!);
+    for (const l of [...links, ...paths]) if (!existsSync(`${root}/${l}`)) missing.push(`${readme}: ${l}`);
+  }
+  assert.deepEqual([...new Set(missing)], [], "the READMEs name files that do not exist");
 });
