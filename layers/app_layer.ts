@@ -16,6 +16,8 @@ import { ChainTipsLive } from "./chain_tips.ts";
 import { NodeClientsLive } from "./node_client.ts";
 import { GraphqlSchemasLive } from "./graphql_schemas.ts";
 import { KeyStoreLive } from "./key_store.ts";
+import { MetricsLive } from "./metrics.ts";
+import { MetricsSourcesLive } from "./metrics_sources.ts";
 import { RateLimiterMemory, RateLimiterRedis } from "./rate_limiter.ts";
 import { ServiceDatabaseLive } from "./service_db.ts";
 import { UsageLive } from "./usage.ts";
@@ -29,17 +31,20 @@ export const makeAppLayer = (config: AppConfigShape) => {
     onNone: () => RateLimiterMemory(config.limits),
     onSome: (url) => RateLimiterRedis(Redacted.value(url), config.limits),
   });
+  // one registry, always recording: exposure is the server's (METRICS_TOKEN, METRICS_PORT)
+  const metrics = MetricsLive;
   const access = AccessLive.pipe(
-    Layer.provide(Layer.mergeAll(KeyStoreLive(config.apiKeyPrefix), UsageLive, limiter)),
+    Layer.provide(Layer.mergeAll(KeyStoreLive(config.apiKeyPrefix), UsageLive, limiter, metrics)),
     Layer.provide(serviceDb),
   );
   const cache = CacheMemory;
+  const nodeClients = NodeClientsLive.pipe(Layer.provide(Layer.mergeAll(configLayer, chains, cache, tips)));
   return Layer.mergeAll(
     configLayer,
     chains,
     ChainClockLive.pipe(Layer.provide(chains)),
     tips,
-    NodeClientsLive.pipe(Layer.provide(Layer.mergeAll(configLayer, chains, cache, tips))),
+    nodeClients,
     GraphqlSchemasLive.pipe(Layer.provide(Layer.merge(chains, configLayer))),
     serviceDb,
     access,
@@ -47,5 +52,7 @@ export const makeAppLayer = (config: AppConfigShape) => {
     AddressSummariesLive.pipe(Layer.provide(Layer.mergeAll(cache, chains, serviceDb))),
     PriceFeedLive.pipe(Layer.provide(configLayer)),
     RelayProbeTcp,
+    metrics,
+    MetricsSourcesLive.pipe(Layer.provide(Layer.mergeAll(metrics, chains, serviceDb, cache, nodeClients))),
   );
 };

@@ -35,6 +35,10 @@ export interface AppConfigShape {
   readonly maxBodyBytes: number;
   /** Failed authentications an address may make per 10 s before it is answered 429; 0 = no throttle. */
   readonly authFailuresPer10s: number;
+  /** When set, `GET /metrics` on the main port answers with `Authorization: Bearer <token>`; none = 404. */
+  readonly metricsToken: Option.Option<Redacted.Redacted<string>>;
+  /** When set, /metrics is served without a token by a listener of its own on this port (at HOST). */
+  readonly metricsPort: Option.Option<number>;
 }
 
 /** `*` (any origin) or the exact origins allowed; empty = no CORS headers at all. */
@@ -214,7 +218,30 @@ const maxBodyBytes = Config.string("MAX_BODY_BYTES").pipe(
   }),
 );
 
-export const appConfig: Config.Config<AppConfigShape> = Config.all({
+/** A bearer token for /metrics: long enough not to be guessed, and sendable in a header as it is. */
+const metricsToken = Config.string("METRICS_TOKEN").pipe(
+  Config.withDefault(""),
+  Config.mapOrFail((text) =>
+    text === ""
+      ? Either.right(Option.none())
+      : /^[\x21-\x7e]{16,256}$/.test(text)
+      ? Either.right(Option.some(Redacted.make(text)))
+      : Either.left(invalid("METRICS_TOKEN", "expected 16 to 256 printable characters without spaces"))
+  ),
+);
+
+const metricsPort = Config.string("METRICS_PORT").pipe(
+  Config.withDefault(""),
+  Config.mapOrFail((text) => {
+    if (text.trim() === "") return Either.right(Option.none());
+    const n = Number(text);
+    return /^\d+$/.test(text) && n <= 65535
+      ? Either.right(Option.some(n))
+      : Either.left(invalid("METRICS_PORT", `expected an integer from 0 to 65535, got "${text}"`));
+  }),
+);
+
+const settings = Config.all({
   port,
   host,
   dataDir,
@@ -228,6 +255,8 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
   corsOrigins,
   maxBodyBytes,
   authFailuresPer10s: count("AUTH_FAILURES_PER_10S", 20),
+  metricsToken,
+  metricsPort,
   priceUrl: optionalUrl("PRICE_URL", ["http:", "https:"]),
   poolId: Config.string("POOL_ID").pipe(
     Config.withDefault(""),
@@ -240,6 +269,12 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
     ),
   ),
 });
+
+export const appConfig: Config.Config<AppConfigShape> = Config.mapOrFail(settings, (c) =>
+  Option.isSome(c.metricsPort) && c.metricsPort.value === c.port && c.port !== 0
+    ? Either.left(invalid("METRICS_PORT", `must differ from PORT (${c.port}): it is a listener of its own`))
+    : Either.right(c)
+);
 
 /** Renders a ConfigError as one line per failing variable: `PORT: expected an integer ...`. */
 export const describeConfigError = (error: ConfigError.ConfigError): string => {
