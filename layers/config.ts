@@ -270,10 +270,12 @@ const settings = Config.all({
   ),
 });
 
-export const appConfig: Config.Config<AppConfigShape> = Config.mapOrFail(settings, (c) =>
-  Option.isSome(c.metricsPort) && c.metricsPort.value === c.port && c.port !== 0
-    ? Either.left(invalid("METRICS_PORT", `must differ from PORT (${c.port}): it is a listener of its own`))
-    : Either.right(c)
+export const appConfig: Config.Config<AppConfigShape> = Config.mapOrFail(
+  settings,
+  (c) =>
+    Option.isSome(c.metricsPort) && c.metricsPort.value === c.port && c.port !== 0
+      ? Either.left(invalid("METRICS_PORT", `must differ from PORT (${c.port}): it is a listener of its own`))
+      : Either.right(c),
 );
 
 /** Renders a ConfigError as one line per failing variable: `PORT: expected an integer ...`. */

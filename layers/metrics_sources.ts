@@ -35,10 +35,18 @@ export const MetricsSourcesLive: Layer.Layer<
       const value = use && read(use);
       return value === undefined ? [] : [[[db.name, db.backend], value] as const];
     });
-  const db = (name: string, help: string, type: "gauge" | "counter", read: (use: PoolUse) => number | undefined) =>
-    metrics.collect(name, help, type, dbLabels, perDatabase(read));
-  db("cds_db_connections_open", "Database connections open (an embedded database has one session).", "gauge", (u) =>
-    u.open);
+  const db = (
+    name: string,
+    help: string,
+    type: "gauge" | "counter",
+    read: (use: PoolUse) => number | undefined,
+  ) => metrics.collect(name, help, type, dbLabels, perDatabase(read));
+  db(
+    "cds_db_connections_open",
+    "Database connections open (an embedded database has one session).",
+    "gauge",
+    (u) => u.open,
+  );
   db("cds_db_connections_busy", "Database connections in use.", "gauge", (u) => u.busy);
   db(
     "cds_db_connections_waiting",
@@ -60,8 +68,12 @@ export const MetricsSourcesLive: Layer.Layer<
     (u) => u.restarts,
   );
 
-  const cached = (name: string, help: string, type: "gauge" | "counter", key: keyof ReturnType<typeof cache.stats>) =>
-    metrics.collect(name, help, type, [], () => [[[], cache.stats()[key]]]);
+  const cached = (
+    name: string,
+    help: string,
+    type: "gauge" | "counter",
+    key: keyof ReturnType<typeof cache.stats>,
+  ) => metrics.collect(name, help, type, [], () => [[[], cache.stats()[key]]]);
   cached("cds_cache_hits_total", "Cache lookups answered without computing.", "counter", "hits");
   cached("cds_cache_misses_total", "Cache lookups that computed the value.", "counter", "misses");
   cached("cds_cache_entries", "Values held in the cache.", "gauge", "entries");
@@ -72,20 +84,43 @@ export const MetricsSourcesLive: Layer.Layer<
     return stats ? [{ network, stats }] : [];
   });
   if (devnets.length === 0) return;
-  const devnet = (name: string, help: string, type: "gauge" | "counter", read: (s: ReturnType<typeof devnets[number]["stats"]>) => number) =>
-    metrics.collect(name, help, type, ["network"], () => devnets.map((d) => [[d.network], read(d.stats())] as const));
-  devnet("cds_devnet_mempool_transactions", "Transactions in the devnet's mempool.", "gauge", (s) =>
-    s.mempoolTransactions);
-  devnet("cds_devnet_mempool_bytes", "Bytes of the transactions in the devnet's mempool.", "gauge", (s) =>
-    s.mempoolBytes);
+  const devnet = (
+    name: string,
+    help: string,
+    type: "gauge" | "counter",
+    read: (s: ReturnType<typeof devnets[number]["stats"]>) => number,
+  ) =>
+    metrics.collect(
+      name,
+      help,
+      type,
+      ["network"],
+      () => devnets.map((d) => [[d.network], read(d.stats())] as const),
+    );
+  devnet(
+    "cds_devnet_mempool_transactions",
+    "Transactions in the devnet's mempool.",
+    "gauge",
+    (s) => s.mempoolTransactions,
+  );
+  devnet(
+    "cds_devnet_mempool_bytes",
+    "Bytes of the transactions in the devnet's mempool.",
+    "gauge",
+    (s) => s.mempoolBytes,
+  );
   devnet(
     "cds_devnet_waiting_submissions",
     "Submissions waiting for room in the devnet's mempool.",
     "gauge",
     (s) => s.waitingSubmissions,
   );
-  devnet("cds_devnet_blocks_total", "Blocks the devnet produced since the start.", "counter", (s) =>
-    s.blocksProduced);
+  devnet(
+    "cds_devnet_blocks_total",
+    "Blocks the devnet produced since the start.",
+    "counter",
+    (s) => s.blocksProduced,
+  );
   metrics.collect(
     "cds_devnet_dropped_transactions_total",
     "Transactions dropped from the devnet's mempool: isolation (their block could not be written with them), " +
@@ -95,7 +130,9 @@ export const MetricsSourcesLive: Layer.Layer<
     () =>
       devnets.flatMap((d) => {
         const dropped = d.stats().dropped;
-        return (["isolation", "expired", "orphaned"] as const).map((r) => [[d.network, r], dropped[r]] as const);
+        return (["isolation", "expired", "orphaned"] as const).map((r) =>
+          [[d.network, r], dropped[r]] as const
+        );
       }),
   );
 }));

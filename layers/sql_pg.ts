@@ -67,43 +67,46 @@ export const makePgSqlClient = (
 ): Effect.Effect<SqlClient, SqlError, Scope.Scope | Reactivity> => {
   let opened: pg.Pool | undefined;
   const timer = new AcquireTimer();
-  return Effect.tap(PgClient.fromPool({
-    acquire: Effect.acquireRelease(
-      Effect.tryPromise({
-        try: async () => {
-          const pool = new pg.Pool({
-            connectionString: o.url,
-            max: o.maxConnections ?? 10,
-            options: sessionOptions(o),
-            application_name: o.applicationName ?? "cardano-data-service",
-            types: pgTypes,
-            connectionTimeoutMillis: o.connectTimeoutMs ?? 5_000,
-          });
-          pool.on("error", () => {});
-          try {
-            await pool.query("select 1");
-          } catch (cause) {
-            await pool.end().catch(() => {});
-            throw cause;
-          }
-          timeAcquisitions(pool, timer);
-          opened = pool;
-          return pool;
-        },
-        catch: (cause) =>
-          new SqlError({ cause, message: `cannot connect to PostgreSQL: ${describe(cause)}` }),
-      }),
-      (pool) => Effect.promise(() => pool.end().catch(() => {})),
-    ),
-    types: pgTypes,
-  }), (sql) =>
-    registerPoolUse(sql, () => ({
-      open: opened?.totalCount ?? 0,
-      busy: (opened?.totalCount ?? 0) - (opened?.idleCount ?? 0),
-      waiting: opened?.waitingCount ?? 0,
-      acquisitions: timer.acquisitions,
-      waitSeconds: timer.waitSeconds,
-    })));
+  return Effect.tap(
+    PgClient.fromPool({
+      acquire: Effect.acquireRelease(
+        Effect.tryPromise({
+          try: async () => {
+            const pool = new pg.Pool({
+              connectionString: o.url,
+              max: o.maxConnections ?? 10,
+              options: sessionOptions(o),
+              application_name: o.applicationName ?? "cardano-data-service",
+              types: pgTypes,
+              connectionTimeoutMillis: o.connectTimeoutMs ?? 5_000,
+            });
+            pool.on("error", () => {});
+            try {
+              await pool.query("select 1");
+            } catch (cause) {
+              await pool.end().catch(() => {});
+              throw cause;
+            }
+            timeAcquisitions(pool, timer);
+            opened = pool;
+            return pool;
+          },
+          catch: (cause) =>
+            new SqlError({ cause, message: `cannot connect to PostgreSQL: ${describe(cause)}` }),
+        }),
+        (pool) => Effect.promise(() => pool.end().catch(() => {})),
+      ),
+      types: pgTypes,
+    }),
+    (sql) =>
+      registerPoolUse(sql, () => ({
+        open: opened?.totalCount ?? 0,
+        busy: (opened?.totalCount ?? 0) - (opened?.idleCount ?? 0),
+        waiting: opened?.waitingCount ?? 0,
+        acquisitions: timer.acquisitions,
+        waitSeconds: timer.waitSeconds,
+      })),
+  );
 };
 
 const describe = (cause: unknown): string =>

@@ -95,7 +95,9 @@ if (Option.isSome(settings.metricsPort)) {
       hostname: settings.host,
       port: settings.metricsPort.value,
       onListen: ({ hostname, port }) =>
-        log(`metrics served on http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}/metrics`),
+        log(
+          `metrics served on http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}/metrics`,
+        ),
     }, metricsListener(metrics));
   } catch (error) {
     console.error(`Cannot serve METRICS_PORT: ${error instanceof Error ? error.message : String(error)}`);

@@ -180,7 +180,8 @@ export const routes: ReadonlyArray<Route> = [
     method: "GET",
     path: metricsPath,
     access: "public", // behind METRICS_TOKEN of its own, or a 404 (metrics_http.ts)
-    run: (ctx) => Effect.map(Metrics, (metrics) => metricsOnMainPort(ctx.request, ctx.config.metricsToken, metrics)),
+    run: (ctx) =>
+      Effect.map(Metrics, (metrics) => metricsOnMainPort(ctx.request, ctx.config.metricsToken, metrics)),
   },
   {
     method: "GET",
