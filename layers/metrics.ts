@@ -86,17 +86,20 @@ const labelText = (names: ReadonlyArray<string>, values: ReadonlyArray<LabelValu
  * path can ask for `(family, status)` on every answer.
  */
 const makeSeriesTree = <S>(arity: number, create: (values: ReadonlyArray<LabelValue>) => S) => {
-  const root = new Map<LabelValue, unknown>();
+  const root = new Map<string, unknown>();
   const all: Array<{ readonly values: ReadonlyArray<LabelValue>; readonly series: S }> = [];
+  // 200 and "200" are one series (V8 keeps recent numbers' strings: no allocation for a status)
+  const keyOf = (v: LabelValue) => typeof v === "number" ? String(v) : v;
   const find = (values: ReadonlyArray<LabelValue>): S => {
     if (values.length !== arity) throw new Error(`expected ${arity} label values, got ${values.length}`);
     let level = root;
     for (let i = 0; i < arity - 1; i++) {
-      let next = level.get(values[i]!) as Map<LabelValue, unknown> | undefined;
-      if (!next) level.set(values[i]!, next = new Map());
+      const key = keyOf(values[i]!);
+      let next = level.get(key) as Map<string, unknown> | undefined;
+      if (!next) level.set(key, next = new Map());
       level = next;
     }
-    const key = arity === 0 ? "" : values[arity - 1]!;
+    const key = arity === 0 ? "" : keyOf(values[arity - 1]!);
     let series = level.get(key) as S | undefined;
     if (series === undefined) {
       const copy = values.map(String);

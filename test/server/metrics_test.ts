@@ -21,6 +21,7 @@ interface Series {
 const parseExposition = (text: string) => {
   const types = new Map<string, string>();
   const series: Array<Series> = [];
+  const seen = new Set<string>();
   assert.ok(text.endsWith("\n"), "the exposition ends with a newline");
   for (const line of text.slice(0, -1).split("\n")) {
     if (line.startsWith("#")) {
@@ -50,6 +51,9 @@ const parseExposition = (text: string) => {
     assert.ok(m[3] === "NaN" || !Number.isNaN(value), `not a number: ${line}`);
     const base = m[1]!.replace(/_(bucket|sum|count)$/, "");
     assert.ok(types.has(m[1]!) || types.get(base) === "histogram", `no # TYPE before ${m[1]}`);
+    const identity = `${m[1]}{${Object.entries(labels).sort().map(([k, v]) => `${k}=${v}`).join(",")}}`;
+    assert.ok(!seen.has(identity), `a series twice: ${identity}`);
+    seen.add(identity);
     series.push({ name: m[1]!, labels, value });
   }
   return { types, series };
