@@ -5,7 +5,7 @@
  * Failed authentications are counted per client address (`auth_failures.ts`); an address past its allowance
  * gets 429 on protected routes before any key lookup. Every answer then goes out through `http_edge.ts`
  * (request id, security headers, CORS, compression); the request id is on every log line written while serving
- * it.
+ * it. Each answer is counted in the metrics by the matched route's family and its status (`metrics_http.ts`).
  */
 import { Cause, Effect, LogLevel, type ManagedRuntime } from "effect";
 import { Access, AccessDenied, type Grant, rateLimitedCounter } from "@layers/access.ts";
