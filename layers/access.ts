@@ -10,6 +10,7 @@ import { Clock, Context, Data, Effect, Layer, Option, Schedule } from "effect";
 import { looksLikeApiKey } from "@src/domain/api_key.ts";
 import type { DatabaseUnavailable } from "@src/domain/errors.ts";
 import { type KeyRecord, KeyStore } from "./key_store.ts";
+import { Metrics, type MetricsShape } from "./metrics.ts";
 import { type LimitDecision, RateLimiter, type Spend } from "./rate_limiter.ts";
 import { type Family, Usage } from "./usage.ts";
 
@@ -78,12 +79,33 @@ const setBounded = <V>(map: Map<string, V>, key: string, value: V) => {
   map.set(key, value);
 };
 
+/** 429s by the budget that refused them; the router counts its own (`auth_failures`) here too. */
+export const rateLimitedCounter = (metrics: MetricsShape) =>
+  metrics.counter(
+    "cds_rate_limited_total",
+    "Requests refused with 429, by the budget that refused them (auth_failures: the address's failed keys).",
+    ["budget"],
+  );
+
 export const AccessLive: Layer.Layer<Access, never, KeyStore | RateLimiter | Usage> = Layer.scoped(
   Access,
   Effect.gen(function* () {
     const store = yield* KeyStore;
     const limiter = yield* RateLimiter;
     const usage = yield* Usage;
+    // counted where refusals are decided (the router, the Ogmios submissions), when the app has metrics
+    const metrics = Option.getOrUndefined(yield* Effect.serviceOption(Metrics));
+    const rateLimited = metrics && rateLimitedCounter(metrics);
+    const authFailed = metrics?.counter(
+      "cds_auth_failures_total",
+      "Requests refused for their key: 401 (missing, unknown, revoked, expired), 403 (inactive).",
+      ["status"],
+    );
+    const counted = (denied: AccessDenied): AccessDenied => {
+      if (denied.status === 429) rateLimited?.labels(denied.limit?.exceeded ?? "rate").inc();
+      else authFailed?.labels(denied.status).inc();
+      return denied;
+    };
     const known = new Map<string, KeyRecord>();
     /** Secrets no key has, with when that answer expires. */
     const unknown = new Map<string, number>();
@@ -157,9 +179,10 @@ export const AccessLive: Layer.Layer<Access, never, KeyStore | RateLimiter | Usa
       const key = secret && looksLikeApiKey(secret) ? cached(secret, now) : null;
       if (key === undefined) return undefined;
       const refused = keyRefusal(secret, key, now);
-      if (refused) return refused;
+      if (refused) return counted(refused);
       if (!limiter.consumeNow) return undefined;
-      return settle(key!, family, spend, limiter.consumeNow(key!.id, key!.tier, spend, now), now);
+      const outcome = settle(key!, family, spend, limiter.consumeNow(key!.id, key!.tier, spend, now), now);
+      return outcome instanceof AccessDenied ? counted(outcome) : outcome;
     };
 
     const authorize: AccessShape["authorize"] = (secret, family, spend) =>
@@ -167,7 +190,7 @@ export const AccessLive: Layer.Layer<Access, never, KeyStore | RateLimiter | Usa
         const now = yield* Clock.currentTimeMillis;
         const key = secret && looksLikeApiKey(secret) ? yield* lookup(secret) : null;
         const refused = keyRefusal(secret, key, now);
-        if (refused) return yield* refused;
+        if (refused) return yield* counted(refused);
         const limit = yield* limiter.consume(key!.id, key!.tier, spend).pipe(
           Effect.tapError((e) =>
             Effect.logWarning(`rate limiter unavailable, serving unlimited: ${e.message}`)
@@ -176,7 +199,7 @@ export const AccessLive: Layer.Layer<Access, never, KeyStore | RateLimiter | Usa
           Effect.map(Option.getOrUndefined),
         );
         const outcome = settle(key!, family, spend, limit, now);
-        return outcome instanceof AccessDenied ? yield* outcome : outcome;
+        return outcome instanceof AccessDenied ? yield* counted(outcome) : outcome;
       });
 
     const charge: AccessShape["charge"] = (key) =>

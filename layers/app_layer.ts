@@ -18,6 +18,8 @@ import { ChainTipsLive } from "./chain_tips.ts";
 import { NodeClientsLive } from "./node_client.ts";
 import { GraphqlSchemasLive } from "./graphql_schemas.ts";
 import { KeyStoreLive } from "./key_store.ts";
+import { MetricsLive } from "./metrics.ts";
+import { MetricsSourcesLive } from "./metrics_sources.ts";
 import { RateLimiterMemory, RateLimiterRedis } from "./rate_limiter.ts";
 import { ServiceDatabaseLive } from "./service_db.ts";
 import { UsageLive } from "./usage.ts";
@@ -32,17 +34,20 @@ export const makeAppLayer = (config: AppConfigShape, board: DependencyBoard) => 
     onNone: () => RateLimiterMemory(config.limits),
     onSome: (url) => RateLimiterRedis(Redacted.value(url), config.limits),
   });
+  // one registry, always recording: exposure is the server's (METRICS_TOKEN, METRICS_PORT)
+  const metrics = MetricsLive;
   const access = AccessLive.pipe(
-    Layer.provide(Layer.mergeAll(KeyStoreLive(config.apiKeyPrefix), UsageLive, limiter)),
+    Layer.provide(Layer.mergeAll(KeyStoreLive(config.apiKeyPrefix), UsageLive, limiter, metrics)),
     Layer.provide(serviceDb),
   );
   const cache = CacheMemory;
+  const nodeClients = NodeClientsLive.pipe(Layer.provide(Layer.mergeAll(configLayer, chains, cache, tips)));
   const app = Layer.mergeAll(
     configLayer,
     chains,
     ChainClockLive.pipe(Layer.provide(chains)),
     tips,
-    NodeClientsLive.pipe(Layer.provide(Layer.mergeAll(configLayer, chains, cache, tips))),
+    nodeClients,
     GraphqlSchemasLive.pipe(Layer.provide(Layer.merge(chains, configLayer))),
     serviceDb,
     access,
@@ -51,6 +56,8 @@ export const makeAppLayer = (config: AppConfigShape, board: DependencyBoard) => 
     PriceFeedLive.pipe(Layer.provide(configLayer)),
     RelayProbeTcp,
     DependencyMonitorLive.pipe(Layer.provide(configLayer)),
+    metrics,
+    MetricsSourcesLive.pipe(Layer.provide(Layer.mergeAll(metrics, chains, serviceDb, cache, nodeClients))),
   );
   return Layer.provideMerge(app, Layer.succeed(Dependencies, board));
 };

@@ -30,6 +30,15 @@ export interface CacheShape {
       previous: Option.Option<{ readonly value: A; readonly ageMillis: number }>,
     ) => Effect.Effect<A, E, R>,
   ) => Effect.Effect<A, E, R>;
+  /** For the metrics: answers given without computing (kept or being computed) and computations, so far. */
+  readonly stats: () => CacheStats;
+}
+
+export interface CacheStats {
+  readonly hits: number;
+  readonly misses: number;
+  readonly entries: number;
+  readonly bytes: number;
 }
 
 export class Cache extends Context.Tag("Cache")<Cache, CacheShape>() {}
@@ -55,6 +64,8 @@ export const makeMemoryCache = (bounds: CacheBounds = defaultCacheBounds): Cache
   const entries = new Map<string, Entry>();
   const inFlight = new Map<string, Deferred.Deferred<unknown, unknown>>();
   let bytes = 0;
+  let hits = 0;
+  let misses = 0;
 
   const remove = (key: string) => {
     const old = entries.get(key);
@@ -85,13 +96,18 @@ export const makeMemoryCache = (bounds: CacheBounds = defaultCacheBounds): Cache
   ): Effect.Effect<A, E, R> =>
     Effect.suspend(() => {
       const waiting = inFlight.get(key);
-      if (waiting) return Deferred.await(waiting as Deferred.Deferred<A, E>);
+      if (waiting) {
+        hits++;
+        return Deferred.await(waiting as Deferred.Deferred<A, E>);
+      }
       return Effect.flatMap(Clock.currentTimeMillis, (now) => {
         const hit = entries.get(key);
         if (hit && hit.expires > now) {
+          hits++;
           touch(key, hit);
           return Effect.succeed(hit.value as A);
         }
+        misses++;
         const previous = hit
           ? Option.some({ value: hit.value as A, ageMillis: now - hit.storedAt })
           : Option.none();
@@ -119,6 +135,7 @@ export const makeMemoryCache = (bounds: CacheBounds = defaultCacheBounds): Cache
     getOrCompute: (key, ttl, compute) => refresh(key, ttl, () => compute),
     refresh,
     size: () => ({ entries: entries.size, bytes }),
+    stats: () => ({ hits, misses, entries: entries.size, bytes }),
   };
 };
 

@@ -41,6 +41,10 @@ export interface AppConfigShape {
   readonly startupTimeoutSeconds: number;
   /** Seconds between `memory` log lines (RSS, V8 heap, wasm), for soaks and leak hunts; 0 = none. */
   readonly memoryLogSeconds: number;
+  /** When set, `GET /metrics` on the main port answers with `Authorization: Bearer <token>`; none = 404. */
+  readonly metricsToken: Option.Option<Redacted.Redacted<string>>;
+  /** When set, /metrics is served without a token by a listener of its own on this port (at HOST). */
+  readonly metricsPort: Option.Option<number>;
 }
 
 /** `*` (any origin) or the exact origins allowed; empty = no CORS headers at all. */
@@ -245,7 +249,30 @@ const startupTimeoutSeconds = Config.string("STARTUP_TIMEOUT").pipe(
   }),
 );
 
-export const appConfig: Config.Config<AppConfigShape> = Config.all({
+/** A bearer token for /metrics: long enough not to be guessed, and sendable in a header as it is. */
+const metricsToken = Config.string("METRICS_TOKEN").pipe(
+  Config.withDefault(""),
+  Config.mapOrFail((text) =>
+    text === ""
+      ? Either.right(Option.none())
+      : /^[\x21-\x7e]{16,256}$/.test(text)
+      ? Either.right(Option.some(Redacted.make(text)))
+      : Either.left(invalid("METRICS_TOKEN", "expected 16 to 256 printable characters without spaces"))
+  ),
+);
+
+const metricsPort = Config.string("METRICS_PORT").pipe(
+  Config.withDefault(""),
+  Config.mapOrFail((text) => {
+    if (text.trim() === "") return Either.right(Option.none());
+    const n = Number(text);
+    return /^\d+$/.test(text) && n <= 65535
+      ? Either.right(Option.some(n))
+      : Either.left(invalid("METRICS_PORT", `expected an integer from 0 to 65535, got "${text}"`));
+  }),
+);
+
+const settings = Config.all({
   port,
   host,
   dataDir,
@@ -262,6 +289,8 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
   startupTimeoutSeconds,
   graphqlTimeoutMs,
   memoryLogSeconds: count("MEMORY_LOG_SECONDS", 0),
+  metricsToken,
+  metricsPort,
   priceUrl: optionalUrl("PRICE_URL", ["http:", "https:"]),
   poolId: Config.string("POOL_ID").pipe(
     Config.withDefault(""),
@@ -274,6 +303,14 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
     ),
   ),
 });
+
+export const appConfig: Config.Config<AppConfigShape> = Config.mapOrFail(
+  settings,
+  (c) =>
+    Option.isSome(c.metricsPort) && c.metricsPort.value === c.port && c.port !== 0
+      ? Either.left(invalid("METRICS_PORT", `must differ from PORT (${c.port}): it is a listener of its own`))
+      : Either.right(c),
+);
 
 /** Renders a ConfigError as one line per failing variable: `PORT: expected an integer ...`. */
 export const describeConfigError = (error: ConfigError.ConfigError): string => {

@@ -14,6 +14,7 @@ import { Context, Effect, Layer, Option } from "effect";
 import { type Network, networks } from "@schemas/network.ts";
 import type { RpcError } from "@src/jsonrpc/frame.ts";
 import type { QueryServices } from "@src/jsonrpc/method.ts";
+import type { DevnetStats } from "@src/devnet/devnet.ts";
 import { AppConfig } from "./config.ts";
 import { ChainDatabases } from "./chain_db.ts";
 import { chainDbNodeClient } from "./node_client_chain_db.ts";
@@ -40,6 +41,8 @@ export interface NodeClient {
   readonly evaluateTransaction: (tx: TransactionParams) => Effect.Effect<unknown, RpcError>;
   /** Ogmios' `submitTransaction` result (`{transaction: {id}}`), or its error. */
   readonly submitTransaction: (tx: TransactionParams) => Effect.Effect<unknown, RpcError>;
+  /** The devnet's mempool and block production, for the metrics (the devnet client only). */
+  readonly devnet?: () => DevnetStats;
 }
 
 export class NodeClients extends Context.Tag("NodeClients")<NodeClients, {

@@ -53,5 +53,6 @@ export const devnetNodeClient = (
         devnet.submit(tx.cbor).pipe(
           Effect.catchAll((e) => Effect.flatMap(toRpcError(network, "submit")(e), Effect.fail)),
         ),
+      devnet: devnet.stats,
     } satisfies NodeClient;
   });

@@ -61,6 +61,8 @@ interface Pending {
 export class PgliteSession {
   /** Changes whenever the worker (and so the database session) is replaced. */
   generation = 0;
+  /** Times the worker was replaced under a live session (a statement over its time, a failed worker). */
+  restarts = 0;
   /** The session's `statement_timeout` as last reported by the worker; 0 = none. */
   private timeoutMs = 0;
   private worker: Worker | undefined;
@@ -198,6 +200,7 @@ export class PgliteSession {
 
   /** Replaces the worker with a fresh one over the same files (opened now, so the next statement waits less). */
   private restart(reason: Error): void {
+    this.restarts++;
     this.replace(reason);
     if (this.closed) return;
     const ready = this.ready = this.spawn();

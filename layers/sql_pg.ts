@@ -10,6 +10,7 @@ import type { Reactivity } from "@effect/experimental/Reactivity";
 import { Effect, type Scope } from "effect";
 import pg from "pg";
 import { textParsers } from "./sql_types.ts";
+import { AcquireTimer, registerPoolUse } from "./pool_use.ts";
 
 export interface PgClientOptions {
   readonly url: string;
@@ -43,38 +44,70 @@ const sessionOptions = (o: PgClientOptions): string =>
     "-c TimeZone=UTC",
   ].filter((s) => s !== "").join(" ");
 
+/**
+ * Times every connection the client takes from the pool (@effect/sql-pg asks with a callback): how long callers
+ * wait for one is what a too-small pool or a slow database shows first.
+ */
+const timeAcquisitions = (pool: pg.Pool, timer: AcquireTimer): void => {
+  const connect = pool.connect.bind(pool);
+  pool.connect = ((callback?: Parameters<typeof connect>[0]) => {
+    if (typeof callback !== "function") return connect(); // the promise form (not used by sql-pg): untimed
+    const startedAt = timer.started();
+    connect((err, client, done) => {
+      if (err) timer.gaveUp();
+      else timer.acquired(startedAt);
+      callback(err, client, done);
+    });
+  }) as typeof pool.connect;
+};
+
 /** Opens a pool, checks it answers, and closes it with the scope. */
 export const makePgSqlClient = (
   o: PgClientOptions,
-): Effect.Effect<SqlClient, SqlError, Scope.Scope | Reactivity> =>
-  PgClient.fromPool({
-    acquire: Effect.acquireRelease(
-      Effect.tryPromise({
-        try: async () => {
-          const pool = new pg.Pool({
-            connectionString: o.url,
-            max: o.maxConnections ?? 10,
-            options: sessionOptions(o),
-            application_name: o.applicationName ?? "cardano-data-service",
-            types: pgTypes,
-            connectionTimeoutMillis: o.connectTimeoutMs ?? 5_000,
-          });
-          pool.on("error", () => {});
-          try {
-            await pool.query("select 1");
-          } catch (cause) {
-            await pool.end().catch(() => {});
-            throw cause;
-          }
-          return pool;
-        },
-        catch: (cause) =>
-          new SqlError({ cause, message: `cannot connect to PostgreSQL: ${describe(cause)}` }),
-      }),
-      (pool) => Effect.promise(() => pool.end().catch(() => {})),
-    ),
-    types: pgTypes,
-  });
+): Effect.Effect<SqlClient, SqlError, Scope.Scope | Reactivity> => {
+  let opened: pg.Pool | undefined;
+  const timer = new AcquireTimer();
+  return Effect.tap(
+    PgClient.fromPool({
+      acquire: Effect.acquireRelease(
+        Effect.tryPromise({
+          try: async () => {
+            const pool = new pg.Pool({
+              connectionString: o.url,
+              max: o.maxConnections ?? 10,
+              options: sessionOptions(o),
+              application_name: o.applicationName ?? "cardano-data-service",
+              types: pgTypes,
+              connectionTimeoutMillis: o.connectTimeoutMs ?? 5_000,
+            });
+            pool.on("error", () => {});
+            try {
+              await pool.query("select 1");
+            } catch (cause) {
+              await pool.end().catch(() => {});
+              throw cause;
+            }
+            timeAcquisitions(pool, timer);
+            opened = pool;
+            return pool;
+          },
+          catch: (cause) =>
+            new SqlError({ cause, message: `cannot connect to PostgreSQL: ${describe(cause)}` }),
+        }),
+        (pool) => Effect.promise(() => pool.end().catch(() => {})),
+      ),
+      types: pgTypes,
+    }),
+    (sql) =>
+      registerPoolUse(sql, () => ({
+        open: opened?.totalCount ?? 0,
+        busy: (opened?.totalCount ?? 0) - (opened?.idleCount ?? 0),
+        waiting: opened?.waitingCount ?? 0,
+        acquisitions: timer.acquisitions,
+        waitSeconds: timer.waitSeconds,
+      })),
+  );
+};
 
 const describe = (cause: unknown): string =>
   cause instanceof Error ? cause.message || cause.constructor.name : String(cause);

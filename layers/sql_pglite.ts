@@ -16,6 +16,7 @@ import { PgClient } from "@effect/sql-pg";
 import type { Reactivity } from "@effect/experimental/Reactivity";
 import { Effect, type Scope, Stream } from "effect";
 import { PgliteSession, type PgliteSessionOptions } from "./pglite_session.ts";
+import { AcquireTimer, registerPoolUse } from "./pool_use.ts";
 import { textParsers } from "./sql_types.ts";
 
 export interface PgliteClientOptions {
@@ -51,6 +52,8 @@ interface Statements {
   ) => Promise<ReadonlyArray<unknown>>;
   /** Changes when the session is replaced: a transaction begun in the old one is gone. */
   readonly generation: () => number;
+  /** Worker restarts so far (for the metrics); none for a database in this thread. */
+  readonly restarts?: () => number;
 }
 
 const isRollback = /^\s*rollback\b/i;
@@ -61,6 +64,9 @@ const toSqlError = (cause: unknown) =>
 const makeClient = (statements: Statements): Effect.Effect<SqlClient, SqlError, Reactivity> =>
   Effect.gen(function* () {
     const lock = yield* Effect.makeSemaphore(1);
+    // the session's queue, for the metrics (pool_use.ts)
+    const timer = new AcquireTimer();
+    let held = 0;
     // a connection belongs to the session it was acquired in: once that session is replaced (a statement ran over
     // its time), the rest of its transaction fails instead of running, uncommitted, in the new one; a ROLLBACK is
     // already true and succeeds
@@ -100,21 +106,42 @@ const makeClient = (statements: Statements): Effect.Effect<SqlClient, SqlError, 
     // waiting for the session stays interruptible (a caller's timeout ends the wait at once); holding it is
     // released with the scope
     const acquire = Effect.uninterruptibleMask((restore) =>
-      Effect.zipRight(
-        restore(lock.take(1)),
-        Effect.zipRight(
-          Effect.addFinalizer(() => lock.release(1)),
-          Effect.sync(() => connectionOf(statements.generation())),
-        ),
-      )
+      Effect.suspend(() => {
+        const startedAt = timer.started();
+        return Effect.zipRight(
+          restore(lock.take(1)).pipe(Effect.onInterrupt(() => Effect.sync(() => timer.gaveUp()))),
+          Effect.zipRight(
+            Effect.addFinalizer(() =>
+              Effect.suspend(() => {
+                held--;
+                return lock.release(1);
+              })
+            ),
+            Effect.sync(() => {
+              timer.acquired(startedAt);
+              held++;
+              return connectionOf(statements.generation());
+            }),
+          ),
+        );
+      })
     );
-    return yield* Client.make({
+    const client = yield* Client.make({
       acquirer: acquire,
       transactionAcquirer: acquire,
       compiler: PgClient.makeCompiler(),
       spanAttributes: [],
       beginTransaction: "BEGIN READ WRITE",
     });
+    registerPoolUse(client, () => ({
+      open: 1,
+      busy: held,
+      waiting: timer.waiting,
+      acquisitions: timer.acquisitions,
+      waitSeconds: timer.waitSeconds,
+      ...(statements.restarts ? { restarts: statements.restarts() } : {}),
+    }));
+    return client;
   });
 
 /** A SqlClient over an already open PGlite in this thread; the caller owns the PGlite's lifetime. */
@@ -196,6 +223,7 @@ export const makePgliteWorkerSqlClient = (
     const sql = yield* makeClient({
       run: (sql, params, rowMode) => session.query(sql, params, rowMode),
       generation: () => session.generation,
+      restarts: () => session.restarts,
     });
     return { sql, session };
   });

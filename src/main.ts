@@ -138,3 +138,26 @@ const shutdown = async () => {
 };
 Deno.addSignalListener("SIGINT", shutdown);
 Deno.addSignalListener("SIGTERM", shutdown);
+
+// ---- METRICS_PORT: the Prometheus exposition on a listener of its own (no token; keep the port private) ----
+// (imported here, so this block stays separate from the start-up above)
+if (Option.isSome(settings.metricsPort)) {
+  const { Metrics } = await import("@layers/metrics.ts");
+  const { metricsListener } = await import("./server/metrics_http.ts");
+  const metrics = runtime.runSync(Metrics);
+  try {
+    Deno.serve({
+      hostname: settings.host,
+      port: settings.metricsPort.value,
+      onListen: ({ hostname, port }) =>
+        log(
+          `metrics served on http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}/metrics`,
+        ),
+    }, metricsListener(metrics));
+  } catch (error) {
+    console.error(`Cannot serve METRICS_PORT: ${error instanceof Error ? error.message : String(error)}`);
+    await server.shutdown();
+    await runtime.dispose();
+    Deno.exit(1);
+  }
+}

@@ -76,6 +76,19 @@ export interface Devnet {
   readonly mempool: () => ReadonlyArray<string>;
   /** Submissions waiting for room in the mempool, oldest first. */
   readonly waiting: () => ReadonlyArray<string>;
+  /** For the metrics: the mempool now and what block production has done since the start. */
+  readonly stats: () => DevnetStats;
+}
+
+export interface DevnetStats {
+  readonly mempoolTransactions: number;
+  /** The mempool's transactions' sizes together (block_capacity.ts' measure). */
+  readonly mempoolBytes: number;
+  readonly waitingSubmissions: number;
+  readonly blocksProduced: number;
+  /** Transactions dropped from the mempool, by why: `isolation` (their block could not be written with them),
+   * `expired` (validity interval over) and `orphaned` (they spent outputs of a dropped one). */
+  readonly dropped: Readonly<Record<"isolation" | "expired" | "orphaned", number>>;
 }
 
 const reject = (error: E.OgmiosError) => Effect.fail(new E.LedgerRejection({ error }));
@@ -116,6 +129,8 @@ export const makeDevnet = (sql: SqlClient, config: DevnetConfig): Effect.Effect<
     });
 
     const admission = makeAdmissionQueue();
+    let blocksProduced = 0;
+    const droppedSoFar = { isolation: 0, expired: 0, orphaned: 0 };
     /** Completed (and replaced) whenever a block takes transactions out of the mempool. */
     let roomMade = Deferred.unsafeMake<void>(FiberId.none);
 
@@ -302,7 +317,12 @@ export const makeDevnet = (sql: SqlClient, config: DevnetConfig): Effect.Effect<
       }
       const named = new Set([...block.txIds, ...expired, ...refused.map((r) => r.id)]);
       const left = new Set(mempool.ids());
-      for (const id of before.filter((id) => !named.has(id) && !left.has(id))) {
+      const orphaned = before.filter((id) => !named.has(id) && !left.has(id));
+      blocksProduced++;
+      droppedSoFar.isolation += refused.length;
+      droppedSoFar.expired += expired.length;
+      droppedSoFar.orphaned += orphaned.length;
+      for (const id of orphaned) {
         yield* Effect.logWarning(
           `devnet ${config.network}: transaction ${id} dropped from the mempool: it spends outputs of a ` +
             "dropped transaction",
@@ -338,5 +358,12 @@ export const makeDevnet = (sql: SqlClient, config: DevnetConfig): Effect.Effect<
       subscribe: PubSub.subscribe(blocks),
       mempool: () => mempool.ids(),
       waiting: admission.waiting,
+      stats: () => ({
+        mempoolTransactions: mempool.size,
+        mempoolBytes: mempool.measure.bytes,
+        waitingSubmissions: admission.waiting().length,
+        blocksProduced,
+        dropped: { ...droppedSoFar },
+      }),
     };
   });

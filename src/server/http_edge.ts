@@ -12,7 +12,7 @@ import { withSecurityHeaders } from "./security_headers.ts";
 
 export interface EdgeSettings {
   readonly corsOrigins: CorsOrigins;
-  /** Called once per answer (the router logs it at debug level). */
+  /** Called once per answer (the router counts it in the metrics and logs it at debug level). */
   readonly answered?: (request: Request, response: Response, requestId: string, ms: number) => void;
 }
 

@@ -10,6 +10,7 @@ export const json = (body: unknown, status = 200, headers: HeadersInit = {}): Re
 
 const reasons: Readonly<Record<number, string>> = {
   400: "Bad Request",
+  401: "Unauthorized",
   404: "Not Found",
   405: "Method Not Allowed",
   413: "Content Too Large",

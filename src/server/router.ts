@@ -5,10 +5,11 @@
  * Failed authentications are counted per client address (`auth_failures.ts`); an address past its allowance
  * gets 429 on protected routes before any key lookup. Every answer then goes out through `http_edge.ts`
  * (request id, security headers, CORS, compression); the request id is on every log line written while serving
- * it.
+ * it. Each answer is counted in the metrics by the matched route's family and its status (`metrics_http.ts`).
  */
 import { Cause, Effect, LogLevel, type ManagedRuntime } from "effect";
-import { Access, AccessDenied, type Grant } from "@layers/access.ts";
+import { Access, AccessDenied, type Grant, rateLimitedCounter } from "@layers/access.ts";
+import { Metrics } from "@layers/metrics.ts";
 import { AppConfig } from "@layers/config.ts";
 import {
   apiKeyOf,
@@ -20,6 +21,7 @@ import {
 import { makeAuthFailures } from "./auth_failures.ts";
 import { optionsAnswer } from "./cors.ts";
 import { withHttpEdge } from "./http_edge.ts";
+import { makeRequestMetrics } from "./metrics_http.ts";
 import { restError } from "./responses.ts";
 import { type AppServices, type Program, type Route, type RouteContext, routes } from "./routes.ts";
 
@@ -50,6 +52,8 @@ interface CompiledRoute {
   readonly route: Route;
   readonly pattern: RegExp;
   readonly names: ReadonlyArray<string>;
+  /** The metrics' route family: the usage family of a protected route, `public` for the others. */
+  readonly family: string;
 }
 
 const compile = (route: Route): CompiledRoute => {
@@ -59,7 +63,12 @@ const compile = (route: Route): CompiledRoute => {
     names.push(segment.slice(1));
     return "([^/]+)";
   }).join("/");
-  return { route, pattern: new RegExp(`^${source}$`), names };
+  return {
+    route,
+    pattern: new RegExp(`^${source}$`),
+    names,
+    family: route.access === "public" ? "public" : route.access.family,
+  };
 };
 
 const compiled = routes.map(compile);
@@ -77,12 +86,16 @@ const match = (pathname: string) =>
         params[name] = m[i + 1]!;
       }
     });
-    return [{ route: c.route, params }];
+    return [{ route: c.route, params, family: c.family }];
   });
 
 /** Builds the handler over a runtime whose layers are already built (it reads Access and AppConfig once). */
 export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, unknown>): Handler => {
-  const [access, config] = runtime.runSync(Effect.all([Access, AppConfig]));
+  const [access, config, metrics] = runtime.runSync(Effect.all([Access, AppConfig, Metrics]));
+  const recordAnswer = makeRequestMetrics(metrics);
+  const authThrottled = rateLimitedCounter(metrics).labels("auth_failures");
+  /** Each request's route family, for the metrics recorded once it is answered (no route: `none`). */
+  const families = new WeakMap<Request, string>();
   const debug = LogLevel.lessThanEqual(config.logLevel, LogLevel.Debug);
   const authFailures = makeAuthFailures(config.authFailuresPer10s);
   const withLimitHeaders = (response: Response, grant: Grant) => {
@@ -105,6 +118,7 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
     if (candidates.length === 0) {
       return Promise.resolve(restError(404, `No route for ${request.method} ${url.pathname}`));
     }
+    families.set(request, candidates[0]!.family); // 405 and OPTIONS count as the path's family
     const allow = [...new Set(candidates.map((c) => c.route.method))];
     if (request.method === "OPTIONS") {
       return Promise.resolve(optionsAnswer(config.corsOrigins, request, allow));
@@ -117,6 +131,7 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
       );
     }
     const { route, params } = found;
+    if (found.family !== candidates[0]!.family) families.set(request, found.family);
     const secret = apiKeyOf(request, url);
     const ctx = (grant: Grant | undefined): RouteContext => ({
       request,
@@ -132,7 +147,10 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
     const { family, spend } = route.access;
     const address = addressOf(info);
     const waitMs = authFailures.blockedFor(address, Date.now());
-    if (waitMs > 0) return Promise.resolve(throttledResponse(waitMs));
+    if (waitMs > 0) {
+      authThrottled.inc();
+      return Promise.resolve(throttledResponse(waitMs));
+    }
     const denied = (d: AccessDenied) => {
       if (d.status === 401) authFailures.record(address, Date.now());
       return deniedResponse(d);
@@ -165,17 +183,18 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
 
   return withHttpEdge({
     corsOrigins: config.corsOrigins,
-    answered: debug
-      ? (request, response, requestId, ms) =>
-        runtime.runSync(
-          Effect.logDebug("answered").pipe(Effect.annotateLogs({
-            requestId,
-            method: request.method,
-            path: new URL(request.url).pathname,
-            status: response.status,
-            ms: Math.round(ms * 10) / 10,
-          })),
-        )
-      : undefined,
+    answered: (request, response, requestId, ms) => {
+      recordAnswer(families.get(request) ?? "none", response.status, ms);
+      if (!debug) return;
+      runtime.runSync(
+        Effect.logDebug("answered").pipe(Effect.annotateLogs({
+          requestId,
+          method: request.method,
+          path: new URL(request.url).pathname,
+          status: response.status,
+          ms: Math.round(ms * 10) / 10,
+        })),
+      );
+    },
   }, route);
 };

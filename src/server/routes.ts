@@ -36,6 +36,7 @@ import { txStatus } from "@src/programs/tx_status.ts";
 import { serve } from "@src/rest/endpoint.ts";
 import { docsAsset, docsPage, openApiDocument } from "@src/rest/openapi.ts";
 import type { GraphqlSchemas } from "@layers/graphql_schemas.ts";
+import { Metrics } from "@layers/metrics.ts";
 import { graphqlBodyTooLarge, graphqlHttp } from "@src/graphql/http.ts";
 import { graphiqlAsset, graphiqlHtml } from "@src/graphql/graphiql.ts";
 import { graphqlSdl } from "@src/graphql/sdl.ts";
@@ -44,6 +45,7 @@ import { htmlPage } from "./html_page.ts";
 import { landingHtml } from "./landing_page.ts";
 import { ogmiosHttp } from "./ogmios_http.ts";
 import { ogmiosWebSocket } from "./ogmios_ws.ts";
+import { metricsOnMainPort, metricsPath } from "./metrics_http.ts";
 import { readBody, tooLargeMessage } from "./request_body.ts";
 import { json, restError } from "./responses.ts";
 
@@ -59,7 +61,8 @@ export type AppServices =
   | ChainTips
   | ChainClock
   | NodeClients
-  | GraphqlSchemas;
+  | GraphqlSchemas
+  | Metrics;
 export type Program = Effect.Effect<Response, never, AppServices>;
 
 export interface RouteContext {
@@ -191,6 +194,13 @@ export const routes: ReadonlyArray<Route> = [
     run: (ctx) => json(encodeKeyInfo(keyInfo(ctx.grant!, ctx.config.limits)), 200, noStore),
   },
   { method: "GET", path: api.openApi.path, access: "public", run: () => json(openApiDocument, 200) },
+  {
+    method: "GET",
+    path: metricsPath,
+    access: "public", // behind METRICS_TOKEN of its own, or a 404 (metrics_http.ts)
+    run: (ctx) =>
+      Effect.map(Metrics, (metrics) => metricsOnMainPort(ctx.request, ctx.config.metricsToken, metrics)),
+  },
   {
     method: "GET",
     path: "/docs",

@@ -42,6 +42,20 @@ Deno.test("MEMORY_LOG_SECONDS: whole seconds between memory log lines", async ()
   assert.equal((await load({ MEMORY_LOG_SECONDS: "ten" }))._tag, "Left");
 });
 
+Deno.test("METRICS_TOKEN and METRICS_PORT: off unless set, the token redacted", async () => {
+  const off = await load({ METRICS_TOKEN: "", METRICS_PORT: "" });
+  assert.ok(
+    off._tag === "Right" && Option.isNone(off.right.metricsToken) && Option.isNone(off.right.metricsPort),
+  );
+  const on = await load({ METRICS_TOKEN: "0123456789abcdef-scraper", METRICS_PORT: "9464" });
+  assert.equal(on._tag, "Right");
+  if (on._tag !== "Right") return;
+  const token = Option.getOrThrow(on.right.metricsToken);
+  assert.equal(Redacted.value(token), "0123456789abcdef-scraper");
+  assert.ok(!String(token).includes("scraper"));
+  assert.equal(Option.getOrThrow(on.right.metricsPort), 9464);
+});
+
 Deno.test("DEVNET_BLOCK_SECONDS: seconds between devnet blocks, 0 = no devnet", async () => {
   for (const [text, seconds] of [["0", 0], ["1", 1], ["0.5", 0.5], ["20", 20]] as const) {
     const result = await load({ DEVNET_BLOCK_SECONDS: text });
@@ -110,6 +124,10 @@ const bad: ReadonlyArray<[string, string, RegExp]> = [
   ["AUTH_FAILURES_PER_10S", "-1", /^AUTH_FAILURES_PER_10S: expected a whole number/],
   ["STARTUP_TIMEOUT", "0", /^STARTUP_TIMEOUT: expected seconds from 1 to 86400, got "0"$/],
   ["STARTUP_TIMEOUT", "soon", /^STARTUP_TIMEOUT: /],
+  ["METRICS_TOKEN", "short", /^METRICS_TOKEN: expected 16 to 256 printable characters without spaces$/],
+  ["METRICS_TOKEN", "a token with spaces in it", /^METRICS_TOKEN: /],
+  ["METRICS_PORT", "x", /^METRICS_PORT: expected an integer from 0 to 65535, got "x"$/],
+  ["METRICS_PORT", "3000", /^METRICS_PORT: must differ from PORT \(3000\)/],
 ];
 
 for (const [name, value, expected] of bad) {

@@ -9,6 +9,7 @@ import * as Reactivity from "@effect/experimental/Reactivity";
 import type { SqlClient } from "@effect/sql/SqlClient";
 import { Effect, type Scope } from "effect";
 import { makePgliteWorkerSqlClient } from "@layers/sql_pglite.ts";
+import { poolUseOf } from "@layers/pool_use.ts";
 import { runStatement } from "@src/graphql/execute.ts";
 
 /** Minutes of work on PGlite: always over any limit below. */
@@ -87,11 +88,22 @@ Deno.test({
       Effect.gen(function* () {
         const slow = yield* Effect.fork(Effect.either(runStatement(sql, heavy, [], 400)));
         yield* Effect.sleep("50 millis");
-        const queued = yield* sql<{ x: number }>`select 42 as x`;
-        assert.deepEqual(queued, [{ x: 42 }]);
+        const queued = yield* Effect.fork(sql<{ x: number }>`select 42 as x`);
+        yield* Effect.sleep("50 millis");
+        // what the metrics read (cds_db_connections_*): the session busy, one caller in its queue
+        const during = poolUseOf(sql)!;
+        assert.deepEqual([during.open, during.busy, during.waiting, during.restarts], [1, 1, 1, 0]);
+        assert.deepEqual(yield* queued.await.pipe(Effect.flatten), [{ x: 42 }]);
         const cancelled = yield* slow.await;
         assert.equal(cancelled._tag, "Success");
         if (cancelled._tag === "Success") assert.equal(cancelled.value._tag, "Left");
+        const after = poolUseOf(sql)!;
+        assert.deepEqual([after.busy, after.waiting, after.restarts], [0, 0, 1]);
+        assert.ok(after.acquisitions >= 2);
+        assert.ok(
+          after.waitSeconds >= 0.2,
+          `the queued one waited for the cancelled one: ${after.waitSeconds} s`,
+        );
       })
     ),
 });

@@ -321,9 +321,21 @@ Deno.test("devnet poison: what db-sync cannot store, and a block whose write fai
           select (select max(id) + 1000 from tx), decode(${poisoned}, 'hex'), (select max(id) from block), 0,
                  0, 0, 0, 0, true, 0, 0`);
 
+        const before = f.devnet.stats();
+        assert.equal(before.mempoolTransactions, 4);
+        assert.ok(before.mempoolBytes > 4 * 150, `the mempool's bytes: ${before.mempoolBytes}`);
         const { value: block, warnings } = await withWarnings(f.devnet.produceBlock);
         assert.deepEqual(block.txIds, [honest, later], "the block holds the rest, in order");
         assert.deepEqual(f.devnet.mempool(), [], "the poisoned one and its child left the mempool");
+        // what the metrics read (cds_devnet_*)
+        const after = f.devnet.stats();
+        assert.deepEqual([after.mempoolTransactions, after.mempoolBytes], [0, 0]);
+        assert.equal(after.blocksProduced, before.blocksProduced + 1);
+        assert.deepEqual(after.dropped, {
+          isolation: before.dropped.isolation + 2, // the poisoned one, and its child left out with it
+          expired: before.dropped.expired,
+          orphaned: before.dropped.orphaned,
+        });
         const [written] = await query(f.chain.sql<{ txs: number; hashes: Array<string> }>`
           select b.tx_count::int as txs,
                  (select array_agg(encode(t.hash, 'hex') order by t.block_index) from tx t where t.block_id = b.id)
