@@ -13,8 +13,8 @@
  * see a realistic key spread. Its own service gets per-key rate limits high enough not to be what is
  * measured; against SERVICE_URL the key's limits apply (429s are counted by status).
  */
-import { join } from "node:path";
 import { hostileRequests } from "./hostile_requests.ts";
+import { rssMb, type Target, targetService } from "./target_service.ts";
 
 const env = (name: string, fallback: number) => Number(Deno.env.get(name) ?? fallback);
 const capacitySeconds = env("CAPACITY_SECONDS", 20);
@@ -25,102 +25,11 @@ const chainSyncSessions = env("CHAIN_SYNC_SESSIONS", 3);
 const maxInFlight = env("MAX_IN_FLIGHT", 128);
 const requestTimeoutMs = 30_000;
 
-interface Target {
-  readonly base: string;
-  readonly key: string;
-  readonly pid: number | undefined;
-  readonly stop: () => Promise<void>;
-  /** The service's latest `memory` log line (own service only): V8 heap and wasm figures in MB. */
-  readonly memory: () => Record<string, number> | undefined;
-}
-
-const rssMb = async (pid: number | undefined): Promise<number | undefined> => {
-  if (pid === undefined) return undefined;
-  try {
-    const status = await Deno.readTextFile(`/proc/${pid}/status`);
-    return Math.round(Number(status.match(/VmRSS:\s+(\d+)/)?.[1]) / 1024);
-  } catch {
-    return undefined;
-  }
-};
-
-const startOwnService = async (): Promise<Target> => {
-  const dir = await Deno.makeTempDir({ prefix: "cds-soak-" });
-  const env = {
-    DATA_DIR: join(dir, "data"),
-    PORT: "0",
-    DEVNET_BLOCK_SECONDS: "0",
-    NO_COLOR: "1",
-    MEMORY_LOG_SECONDS: "5",
-    RATE_LIMIT_PAID: "1000000",
-    GRAPHQL_RATE_PAID: "1000000",
-  };
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "src/main.ts"],
-    env,
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  try {
-    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = "";
-    let base: string | undefined;
-    while (!base) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error("the service exited before listening");
-      buffer += value;
-      base = buffer.match(/listening on (http:\/\/\S+?)"/)?.[1];
-    }
-    // keep draining the logs so the service never blocks on a full pipe; keep the latest memory figures
-    let memory: Record<string, number> | undefined;
-    (async () => {
-      let rest = "";
-      for (let r = await reader.read(); !r.done; r = await reader.read()) {
-        const lines = (rest + r.value).split("\n");
-        rest = lines.pop()!;
-        for (const line of lines.filter((l) => l.includes('"message":"memory"'))) {
-          try {
-            const { heapUsedMb, heapTotalMb, externalMb, rssMb, ...others } = JSON.parse(line);
-            const wasm = Object.fromEntries(Object.entries(others).filter(([k]) => k.startsWith("wasmMb")));
-            memory = { rssMb, heapUsedMb, heapTotalMb, externalMb, ...wasm } as Record<string, number>;
-          } catch { /* not a whole line */ }
-        }
-      }
-    })();
-    const created = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "scripts/keys.ts", "create", "--tier", "paid", "--name", "soak"],
-      env,
-      stdout: "piped",
-    }).output();
-    const key = new TextDecoder().decode(created.stdout).trim().split("\n").at(-1)!;
-    return {
-      base,
-      key,
-      pid: child.pid,
-      memory: () => memory,
-      stop: async () => {
-        child.kill("SIGTERM");
-        await child.status;
-        await Deno.remove(dir, { recursive: true });
-      },
-    };
-  } catch (error) {
-    child.kill("SIGKILL");
-    await child.status;
-    await Deno.remove(dir, { recursive: true });
-    throw error;
-  }
-};
-
-const target: Target = Deno.env.get("SERVICE_URL")
-  ? {
-    base: Deno.env.get("SERVICE_URL")!,
-    key: Deno.env.get("APIKEY") ?? "",
-    pid: Deno.env.get("SERVICE_PID") ? Number(Deno.env.get("SERVICE_PID")) : undefined,
-    stop: () => Promise.resolve(),
-    memory: () => undefined,
-  }
-  : await startOwnService();
+const target: Target = await targetService("soak", "paid", {
+  MEMORY_LOG_SECONDS: "5",
+  RATE_LIMIT_PAID: "1000000",
+  GRAPHQL_RATE_PAID: "1000000",
+});
 
 const headers = { apikey: target.key, "content-type": "application/json" };
 
