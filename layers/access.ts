@@ -45,6 +45,8 @@ export interface AccessShape {
     spend: Spend,
     now: number,
   ) => Grant | AccessDenied | undefined;
+  /** Whether the key store's answer for `secret` is cached (known, or known to be unknown): no read needed. */
+  readonly isCached: (secret: string | undefined, now: number) => boolean;
   /** Spends one unit of a key's rate without refusing anything: messages the service sends on a WebSocket. */
   readonly charge: (key: KeyRecord) => Effect.Effect<void>;
   /**
@@ -249,6 +251,9 @@ export const AccessLive: Layer.Layer<Access, never, KeyStore | RateLimiter | Usa
       };
     };
 
-    return { authorize, authorizeNow, charge, watch };
+    const isCached: AccessShape["isCached"] = (secret, now) =>
+      !secret || !looksLikeApiKey(secret) || cached(secret, now) !== undefined;
+
+    return { authorize, authorizeNow, isCached, charge, watch };
   }),
 );

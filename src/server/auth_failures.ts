@@ -12,6 +12,13 @@ export interface AuthFailures {
   /** Milliseconds until the address may try again; 0 when it may now. */
   readonly blockedFor: (address: string, now: number) => number;
   readonly record: (address: string, now: number) => void;
+  /**
+   * Starts a key-store lookup of `secret` for the address, or refuses it (undefined) when the address's recent
+   * failures plus the distinct keys it already has being looked up reach the limit: a concurrent flood of
+   * unknown keys is held to the same allowance as a sequential one (each would otherwise pass the check before
+   * the first failure is counted). Requests sharing a key share its slot. Call the returned function when done.
+   */
+  readonly beginLookup: (address: string, secret: string, now: number) => (() => void) | undefined;
 }
 
 /** The unit an address is counted in: itself for IPv4, its /64 for IPv6. */
@@ -38,7 +45,26 @@ export const makeAuthFailures = (limit: number): AuthFailures => {
     if (times.length === 0) failures.delete(group);
     return times.length === 0 ? undefined : times;
   };
+  /** Per address group, the keys being looked up now, with how many requests wait on each. */
+  const pending = new Map<string, Map<string, number>>();
   return {
+    beginLookup: (address, secret, now) => {
+      if (limit === 0) return () => {};
+      const group = addressGroup(address);
+      const keys = pending.get(group) ?? new Map<string, number>();
+      if (!keys.has(secret) && (recent(group, now)?.length ?? 0) + keys.size >= limit) return undefined;
+      keys.set(secret, (keys.get(secret) ?? 0) + 1);
+      pending.set(group, keys);
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        const left = (keys.get(secret) ?? 1) - 1;
+        if (left > 0) keys.set(secret, left);
+        else keys.delete(secret);
+        if (keys.size === 0 && pending.get(group) === keys) pending.delete(group);
+      };
+    },
     blockedFor: (address, now) => {
       if (limit === 0) return 0;
       const times = recent(addressGroup(address), now);

@@ -165,8 +165,17 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
     const now = access.authorizeNow(secret, family, spend, Date.now());
     if (now instanceof AccessDenied) return Promise.resolve(denied(now));
     if (now !== undefined) return Promise.resolve(granted(now));
+    // a key the cache does not know costs a key-store read: held to the address's allowance, concurrent or not
+    const release = access.isCached(secret, Date.now())
+      ? () => {}
+      : authFailures.beginLookup(address, secret ?? "", Date.now());
+    if (release === undefined) {
+      authThrottled.inc();
+      return Promise.resolve(throttledResponse(1_000));
+    }
     return run(
       access.authorize(secret, family, spend).pipe(
+        Effect.ensuring(Effect.sync(release)),
         Effect.flatMap((grant) => {
           const r = granted(grant);
           return r instanceof Response ? Effect.succeed(r) : Effect.promise(() => r);

@@ -32,3 +32,28 @@ Deno.test("a limit of 0 throttles nothing", () => {
   for (let i = 0; i < 100; i++) failures.record("192.0.2.1", i);
   assert.equal(failures.blockedFor("192.0.2.1", 100), 0);
 });
+
+Deno.test("a concurrent flood of distinct keys is held to the allowance before any failure is counted", () => {
+  const failures = makeAuthFailures(3);
+  const t0 = 1_000_000;
+  const releases = ["k1", "k2", "k3"].map((k) => failures.beginLookup("198.51.100.9", k, t0));
+  assert.ok(releases.every((r) => r !== undefined), "three lookups at once are allowed");
+  assert.equal(failures.beginLookup("198.51.100.9", "k4", t0), undefined, "a fourth distinct key waits");
+  const again = failures.beginLookup("198.51.100.9", "k2", t0);
+  assert.ok(again !== undefined, "a request for a key already being looked up shares its slot");
+  assert.ok(failures.beginLookup("198.51.100.10", "k4", t0) !== undefined, "another address is not affected");
+  releases[0]!();
+  releases[0]!(); // twice is once
+  const fourth = failures.beginLookup("198.51.100.9", "k4", t0);
+  assert.ok(fourth !== undefined, "a finished lookup frees its slot");
+  // failures and lookups in flight count together
+  failures.record("198.51.100.9", t0);
+  assert.equal(failures.beginLookup("198.51.100.9", "k5", t0), undefined);
+  for (const r of [releases[1]!, releases[2]!, again!, fourth!]) r();
+  assert.ok(failures.beginLookup("198.51.100.9", "k5", t0) !== undefined);
+});
+
+Deno.test("with no limit, lookups are never refused", () => {
+  const failures = makeAuthFailures(0);
+  for (let i = 0; i < 100; i++) assert.ok(failures.beginLookup("192.0.2.1", `k${i}`, i) !== undefined);
+});
