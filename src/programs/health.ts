@@ -3,7 +3,8 @@
  * dependency's state. It answers 200 whenever the process serves, since a lost database is a reason to wait, not
  * to restart; `status` says `degraded` then, and `/ready` (readiness.ts) takes the instance out of rotation. It
  * runs no query: the tip is the one `ChainTips` polls every second (epoch and time from `ChainClock`), so it
- * answers in microseconds while a database is busy or gone; a poll older than 5 s marks its network unavailable.
+ * answers in microseconds while a database is busy or gone; a failed poll, or one older than 5 s, marks its network
+ * unavailable.
  */
 import { Effect } from "effect";
 import { ChainDatabases } from "@layers/chain_db.ts";
@@ -49,6 +50,8 @@ export const health = Effect.fn("health.get")(function* () {
     const base = { database: db.backend, demoChain: db.demoChain };
     const down = watched?.state === "down"
       ? watched.lastError ?? "the database does not answer"
+      : polled.error !== undefined
+      ? `the last tip read failed: ${polled.error}`
       : polled.at === undefined || now - polled.at > staleAfterMs
       ? `no tip read for ${polled.at === undefined ? "ever" : `${Math.round((now - polled.at) / 1000)} s`}${
         polled.error ? ` (${polled.error})` : " (the database is busy or gone)"

@@ -181,7 +181,12 @@ Deno.test({
       await admin.query(`alter database "${name}" allow_connections false`);
       await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1`, [name]);
       await admin.end();
-      const down = await health(service.base);
+      // /health answers from the tip poll (once a second, no query of its own): the loss shows within seconds
+      let down = await health(service.base);
+      for (let i = 0; i < 50 && down.body.networks.preprod.status === "ok"; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        down = await health(service.base);
+      }
       assert.equal(down.status, 200, "liveness: the process only needs to wait");
       assert.equal(down.body.status, "degraded");
       assert.equal(down.body.networks.mainnet.status, "ok");
@@ -212,7 +217,12 @@ Deno.test({
         await r.body?.cancel();
       }
       assert.equal(back, 200, "/ready is 200 again once the database answers");
-      assert.equal((await health(service.base)).body.networks.preprod.status, "ok");
+      let healed = await health(service.base);
+      for (let i = 0; i < 50 && healed.body.networks.preprod.status !== "ok"; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        healed = await health(service.base);
+      }
+      assert.equal(healed.body.networks.preprod.status, "ok");
     } finally {
       await service.stop();
       await mainnet.close();
