@@ -210,33 +210,29 @@ const corsOrigins = Config.string("CORS_ORIGINS").pipe(
   }),
 );
 
+/** A whole number from `min` to `max`, `fallback` when unset; the error names the range in `unit`. */
+const wholeNumberIn = (name: string, fallback: number, min: number, max: number, unit: string) =>
+  Config.string(name).pipe(
+    Config.withDefault(String(fallback)),
+    Config.mapOrFail((text) => {
+      const n = Number(text);
+      return /^\d+$/.test(text) && n >= min && n <= max
+        ? Either.right(n)
+        : Either.left(invalid(name, `expected ${unit} from ${min} to ${max}, got "${text}"`));
+    }),
+  );
+
 /**
  * 1 MiB: far above any real request (a 16 KiB transaction is 32 KiB of hex; a generated GraphQL query a few KiB),
  * and small enough that a flood of refused bodies costs little memory.
  */
-const maxBodyBytes = Config.string("MAX_BODY_BYTES").pipe(
-  Config.withDefault(String(1 << 20)),
-  Config.mapOrFail((text) => {
-    const n = Number(text);
-    return /^\d+$/.test(text) && n >= 65_536 && n <= 64 * 1024 * 1024
-      ? Either.right(n)
-      : Either.left(invalid("MAX_BODY_BYTES", `expected bytes from 65536 to 67108864, got "${text}"`));
-  }),
-);
+const maxBodyBytes = wholeNumberIn("MAX_BODY_BYTES", 1 << 20, 65_536, 64 * 1024 * 1024, "bytes");
 
 /**
  * 10 s: a GraphQL statement that needs longer walks far more rows than an indexed query ever does; operators
  * with patient users (or tests that need a short limit) set it.
  */
-const graphqlTimeoutMs = Config.string("GRAPHQL_TIMEOUT_MS").pipe(
-  Config.withDefault("10000"),
-  Config.mapOrFail((text) => {
-    const n = Number(text);
-    return /^\d+$/.test(text) && n >= 100 && n <= 600_000
-      ? Either.right(n)
-      : Either.left(invalid("GRAPHQL_TIMEOUT_MS", `expected milliseconds from 100 to 600000, got "${text}"`));
-  }),
-);
+const graphqlTimeoutMs = wholeNumberIn("GRAPHQL_TIMEOUT_MS", 10_000, 100, 600_000, "milliseconds");
 
 /** Seconds: a database, Redis or an Ogmios upstream that is not there yet is waited for this long. */
 const startupTimeoutSeconds = Config.string("STARTUP_TIMEOUT").pipe(
