@@ -4,15 +4,14 @@
  * at most once a minute; when the source fails, the last good price is served with its true `updated_at`; before
  * any good price, `PriceUnavailable`. Without `PRICE_URL`, a demo feed (logged as such) for the embedded default.
  */
-import { Clock, Context, Data, Effect, Layer, Option } from "effect";
+import { Clock, Context, Effect, Layer, Option } from "effect";
+import { PriceUnavailable } from "@src/domain/errors.ts";
 import { AppConfig } from "./config.ts";
 
 export interface Price {
   readonly adaUsd: number;
   readonly updatedAt: Date;
 }
-
-export class PriceUnavailable extends Data.TaggedError("PriceUnavailable")<{ readonly message: string }> {}
 
 export interface PriceFeedShape {
   readonly current: Effect.Effect<Price, PriceUnavailable>;

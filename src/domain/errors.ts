@@ -2,8 +2,10 @@
  * The typed failures every program may end with. Each protocol edge (REST, GraphQL, JSON-RPC, /health) maps
  * them to its documented envelope; nothing here knows about HTTP.
  */
-import { Data } from "effect";
+import type { SqlError } from "@effect/sql/SqlError";
+import { Data, Effect } from "effect";
 import type { Network } from "@schemas/network.ts";
+import type { Decoded } from "./cardano_ids.ts";
 
 /** A database could not be reached or a statement failed for infrastructure reasons. */
 export class DatabaseUnavailable extends Data.TaggedError("DatabaseUnavailable")<{
@@ -19,3 +21,28 @@ export class ChainEmpty extends Data.TaggedError("ChainEmpty")<{
     return `the ${this.network} chain database holds no block yet`;
   }
 }
+
+/** Database failures inside programs become the typed `DatabaseUnavailable` (503), never a 500. */
+export const fromSql = (network: DatabaseUnavailable["network"]) => (e: SqlError) =>
+  new DatabaseUnavailable({ network, message: e.message });
+
+/** A parameter the client sent is malformed, naming the parameter and why. */
+export class InvalidParameter extends Data.TaggedError("InvalidParameter")<{
+  readonly parameter: string;
+  readonly reason: string;
+}> {}
+
+/** The thing asked for does not exist on this network. */
+export class NotFoundError extends Data.TaggedError("NotFoundError")<{ readonly message: string }> {}
+
+/** The node client (an Ogmios upstream) failed or refused, with what it said. */
+export class NodeUnavailable extends Data.TaggedError("NodeUnavailable")<{ readonly message: string }> {}
+
+/** The price source could not be read and no recent price is cached. */
+export class PriceUnavailable extends Data.TaggedError("PriceUnavailable")<{ readonly message: string }> {}
+
+/** A decoded identifier, or the `InvalidParameter` that names the parameter and says what is wrong with it. */
+export const decodedOr = <A>(parameter: string, decoded: Decoded<A>): Effect.Effect<A, InvalidParameter> =>
+  decoded.ok
+    ? Effect.succeed(decoded.value)
+    : Effect.fail(new InvalidParameter({ parameter, reason: decoded.reason }));

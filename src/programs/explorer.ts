@@ -10,9 +10,8 @@ import type { Network } from "@schemas/network.ts";
 import { blockById, recentBlocks } from "@src/queries/blocks.ts";
 import { blockTransactions as blockTransactionsQuery } from "@src/queries/block_transactions.ts";
 import { epochFigures, tipPosition, totalTransactions } from "@src/queries/network_stats.ts";
-import { fromSql } from "@src/rest/endpoint.ts";
-import { NotFoundError } from "@src/rest/failures.ts";
 import { atTip } from "./at_tip.ts";
+import { fromSql, NotFoundError } from "@src/domain/errors.ts";
 
 const epochLength = 432_000;
 

@@ -9,10 +9,9 @@ import type { Network } from "@schemas/network.ts";
 import { decodeAddress } from "@src/domain/cardano_ids.ts";
 import { addressUtxos as utxoPage } from "@src/queries/address.ts";
 import { addressInfoOf } from "@src/queries/address_summary.ts";
-import { fromSql } from "@src/rest/endpoint.ts";
 import { AddressSummaries } from "@layers/address_summaries.ts";
 import { atTip } from "./at_tip.ts";
-import { decodedOr, NotFoundError } from "@src/rest/failures.ts";
+import { decodedOr, fromSql, NotFoundError } from "@src/domain/errors.ts";
 
 const decoded = (network: Network, addr: string) => decodedOr("addr", decodeAddress(addr, network));
 

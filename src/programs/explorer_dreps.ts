@@ -7,8 +7,8 @@ import { Effect } from "effect";
 import { ChainDatabases } from "@layers/chain_db.ts";
 import type { Network } from "@schemas/network.ts";
 import { dreps as query, type DRepsOptions } from "@src/queries/dreps.ts";
-import { fromSql } from "@src/rest/endpoint.ts";
 import { atTip } from "./at_tip.ts";
+import { fromSql } from "@src/domain/errors.ts";
 
 export const dreps = Effect.fn("explorer.dreps")(function* (network: Network, options: DRepsOptions) {
   const db = (yield* ChainDatabases).get(network);

@@ -9,9 +9,8 @@ import type { Network } from "@schemas/network.ts";
 import { decodePoolId } from "@src/domain/cardano_ids.ts";
 import { poolInfo, poolLifetimeRewards } from "@src/queries/pool.ts";
 import { tipPosition } from "@src/queries/network_stats.ts";
-import { fromSql } from "@src/rest/endpoint.ts";
-import { decodedOr, NotFoundError } from "@src/rest/failures.ts";
 import { atTip } from "./at_tip.ts";
+import { decodedOr, fromSql, NotFoundError } from "@src/domain/errors.ts";
 
 export const pool = Effect.fn("explorer.pool")(function* (network: Network, poolId: string) {
   const { hash } = yield* decodedOr("poolId", decodePoolId(poolId, network));

@@ -6,9 +6,8 @@ import { Effect } from "effect";
 import { ChainDatabases } from "@layers/chain_db.ts";
 import type { Network } from "@schemas/network.ts";
 import { transactionByHash } from "@src/queries/transaction.ts";
-import { fromSql } from "@src/rest/endpoint.ts";
-import { NotFoundError } from "@src/rest/failures.ts";
 import { atTip } from "./at_tip.ts";
+import { fromSql, NotFoundError } from "@src/domain/errors.ts";
 
 export const transaction = Effect.fn("explorer.transaction")(function* (network: Network, hash: string) {
   const db = (yield* ChainDatabases).get(network);

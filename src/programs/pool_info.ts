@@ -9,9 +9,8 @@ import type { Network } from "@schemas/network.ts";
 import type { PublicPoolInfo } from "@schemas/public.ts";
 import { decodePoolId } from "@src/domain/cardano_ids.ts";
 import { poolInfo as query } from "@src/queries/pool.ts";
-import { fromSql } from "@src/rest/endpoint.ts";
-import { decodedOr, InvalidParameter, NotFoundError } from "@src/rest/failures.ts";
 import { atTip } from "./at_tip.ts";
+import { decodedOr, fromSql, InvalidParameter, NotFoundError } from "@src/domain/errors.ts";
 
 export const poolInfo = Effect.fn("poolInfo.get")(function* (poolId: string, asked: Network | undefined) {
   const implied: Network | undefined = poolId.toLowerCase().startsWith("pool_test1") ? "preprod" : undefined;

@@ -10,8 +10,7 @@ import { RelayProbe } from "@layers/relay_probe.ts";
 import type { Network } from "@schemas/network.ts";
 import { decodePoolId } from "@src/domain/cardano_ids.ts";
 import { poolStatus as query } from "@src/queries/pool_status.ts";
-import { fromSql } from "@src/rest/endpoint.ts";
-import { NotFoundError } from "@src/rest/failures.ts";
+import { fromSql, NotFoundError } from "@src/domain/errors.ts";
 
 /** Whole ADA, rounded down (1 ADA = 1,000,000 lovelace). */
 const wholeAda = (lovelace: string) => Number(BigInt(lovelace) / 1_000_000n);

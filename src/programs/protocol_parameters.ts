@@ -10,9 +10,8 @@ import { ChainDatabases } from "@layers/chain_db.ts";
 import type { Network } from "@schemas/network.ts";
 import { toOgmiosProtocolParameters } from "@src/domain/protocol_parameters.ts";
 import { latestEpochParams } from "@src/queries/protocol_parameters.ts";
-import { fromSql } from "@src/rest/endpoint.ts";
-import { NodeUnavailable, NotFoundError } from "@src/rest/failures.ts";
 import { NodeClients } from "@layers/node_client.ts";
+import { fromSql, NodeUnavailable, NotFoundError } from "@src/domain/errors.ts";
 
 export const protocolParametersTtl = "1 hour";
 

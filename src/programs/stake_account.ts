@@ -9,10 +9,9 @@ import { ChainDatabases } from "@layers/chain_db.ts";
 import type { Network } from "@schemas/network.ts";
 import { decodeStakeAddress } from "@src/domain/cardano_ids.ts";
 import { stakeAccount as query } from "@src/queries/stake_account.ts";
-import { fromSql } from "@src/rest/endpoint.ts";
-import { decodedOr } from "@src/rest/failures.ts";
 import { atTip } from "./at_tip.ts";
 import { AddressSummaries } from "@layers/address_summaries.ts";
+import { decodedOr, fromSql } from "@src/domain/errors.ts";
 
 export const stakeAccount = Effect.fn("stakeAccount.get")(function* (address: string) {
   const network: Network = address.toLowerCase().startsWith("stake_test1") ? "preprod" : "mainnet";

@@ -7,8 +7,8 @@ import { ChainDatabases } from "@layers/chain_db.ts";
 import type { TxStatus } from "@schemas/public.ts";
 import type { Network } from "@schemas/network.ts";
 import { txConfirmation } from "@src/queries/tx_status.ts";
-import { fromSql } from "@src/rest/endpoint.ts";
 import { atTip } from "./at_tip.ts";
+import { fromSql } from "@src/domain/errors.ts";
 
 export const txStatus = Effect.fn("txStatus.get")(function* (hash: string, network: Network) {
   const db = (yield* ChainDatabases).get(network);

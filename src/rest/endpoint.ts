@@ -5,12 +5,11 @@
  */
 import type { HttpApiEndpoint } from "@effect/platform";
 import { Effect, Either, Option, ParseResult, Schema } from "effect";
-import type { SqlError } from "@effect/sql/SqlError";
-import { DatabaseUnavailable } from "@src/domain/errors.ts";
+import { InvalidParameter } from "@src/domain/errors.ts";
 import { stringify } from "@src/domain/json.ts";
 import { jsonText } from "@src/server/responses.ts";
 import type { AppServices, Route, RouteContext } from "@src/server/routes.ts";
-import { InvalidParameter, type RestFailure, toResponse } from "./failures.ts";
+import { type RestFailure, toResponse } from "./failures.ts";
 
 /** The first decoding issue as `parameter: why`. */
 const firstIssue = (error: ParseResult.ParseError, fallback: string): InvalidParameter => {
@@ -62,10 +61,6 @@ export interface EndpointInput<P, Q> {
   readonly query: Q;
   readonly ctx: RouteContext;
 }
-
-/** Database failures inside programs become the typed `DatabaseUnavailable` (503), never a 500. */
-export const fromSql = (network: DatabaseUnavailable["network"]) => (e: SqlError) =>
-  new DatabaseUnavailable({ network, message: e.message });
 
 type E = HttpApiEndpoint.HttpApiEndpoint.Any;
 type PathOf<X extends E> = HttpApiEndpoint.HttpApiEndpoint.PathParsed<X>;
