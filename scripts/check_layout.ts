@@ -29,42 +29,42 @@ export const layers: ReadonlyArray<LayoutLayer> = [
   {
     paths: ["schemas/"],
     name: "schemas",
-    holds: "the contract: effect Schemas of every answer and error, db-sync's SQL, our indexes",
+    holds: "the contract: Schemas of answers and errors, db-sync's SQL, migrations",
   },
   {
     paths: ["src/domain/"],
     name: "the domain",
-    holds: "domain errors and values: ids, ratios, chain time, eras, protocol parameters, rewards",
+    holds: "domain errors and values: ids, ratios, chain time, eras, parameters",
   },
   {
     paths: ["src/dbsync/"],
     name: "db-sync",
-    holds: "what a db-sync database is: its schema, release and layout detection, extra indexes",
+    holds: "what a db-sync database is: its schema, release and layout, our indexes",
   },
   {
     paths: ["src/queries/"],
     name: "queries",
-    holds: "db-sync SQL, one module per resource (and the catalog GraphQL is generated from)",
+    holds: "db-sync SQL, one module per resource; the model GraphQL is built from",
   },
   {
     paths: ["src/demo_chain/"],
     name: "the demo chain",
-    holds: "the demo-chain generator",
+    holds: "the demo-chain generator that seeds a fresh embedded database",
   },
   {
     paths: ["src/devnet/"],
     name: "the devnet",
-    holds: "the devnet: submitted transactions validated and written as db-sync blocks",
+    holds: "the living devnet: submitted transactions validated, written as blocks",
   },
   {
     paths: ["layers/"],
     name: "layers",
-    holds: "Tags and infrastructure: databases, access, limiter, usage, caches, tips, node clients",
+    holds: "Tags and infrastructure (databases, access, limiter, caches, tips, …)",
   },
   {
     paths: ["src/programs/"],
     name: "programs",
-    holds: "Effect programs: one per answer, cached per block where it pays (at_tip.ts)",
+    holds: "Effect programs: one per answer, cached per block where it pays",
   },
   {
     paths: ["src/http/"],
@@ -74,12 +74,12 @@ export const layers: ReadonlyArray<LayoutLayer> = [
   {
     paths: ["src/rest/", "src/graphql/", "src/jsonrpc/"],
     name: "protocol adapters",
-    holds: "REST and explorer, GraphQL, Ogmios JSON-RPC; not each other",
+    holds: "REST and explorer, GraphQL, Ogmios JSON-RPC; never each other",
   },
   {
     paths: ["src/server/"],
     name: "the server",
-    holds: "routes, access, limits and usage, the HTTP edge, start-up",
+    holds: "the handler: every route, access (key, limits, usage), the HTTP edge",
   },
   {
     paths: ["src/main.ts"],
@@ -297,9 +297,11 @@ export const readmeSection = (root: string): string => {
   const names = present.map((l) => l.paths.join(" "));
   const width = Math.max(...names.map((n) => n.length)) + 2;
   const lines = present.map((l, i) => `${names[i]!.padEnd(width)}${l.holds}`);
-  const rule = "Each line imports only the lines below it and its own folder, never in a cycle " +
-    "(`import type` included); `npm test` checks it (`scripts/check_layout.ts`).";
-  return [begin, "", "```", ...lines, "```", "", rule, "", end].join("\n");
+  const rule = [
+    "Each line may import only the lines below it and its own folder, and no file may be in an import cycle",
+    "(`import type` counts). `npm test` checks it with `scripts/check_layout.ts`, where this table is kept.",
+  ];
+  return [begin, "", "```", ...lines, "```", "", ...rule, "", end].join("\n");
 };
 
 /** README.md with its generated section replaced by the current one (or unchanged when it has none). */
