@@ -34,7 +34,7 @@ export const layers: ReadonlyArray<LayoutLayer> = [
   {
     paths: ["src/domain/"],
     name: "the domain",
-    holds: "domain errors and values: ids, ratios, chain time, eras, parameters",
+    holds: "domain errors and values: ids, ratios, eras, protocol parameters, rewards",
   },
   {
     paths: ["src/dbsync/"],

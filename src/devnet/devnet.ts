@@ -25,8 +25,7 @@ import {
 import type { Network } from "@schemas/network.ts";
 import type { SpentTracking } from "@src/dbsync/detect.ts";
 import { demoNetworks } from "@src/demo_chain/network_params.ts";
-import { makeChainTime } from "@src/domain/chain_time.ts";
-import { readEpochAnchor } from "@src/queries/epoch_anchor.ts";
+import { makeChainTime, readEpochAnchor } from "@layers/chain_clock.ts";
 import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
 import { makeAdmissionQueue } from "./admission_queue.ts";
 import { addMeasures, blockCapacity, measureTx, mempoolCapacity, within } from "./block_capacity.ts";
