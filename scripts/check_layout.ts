@@ -11,6 +11,7 @@
  * file may be in a cycle. Packages (npm:, node:, bare names) are not edges; `import type` is.
  */
 import { dirname, join, normalize, relative } from "node:path";
+import { fileURLToPath } from "node:url";
 
 export interface LayoutLayer {
   /** Folders (ending in `/`) or files of the layer, relative to the repository root. */
@@ -92,7 +93,8 @@ export const layers: ReadonlyArray<LayoutLayer> = [
 const free = ["scripts/", "test/"];
 /** Where the repository's own source files are. */
 const roots = ["schemas", "src", "layers", "scripts", "test"];
-const skipped = new Set(["node_modules", "reference", "data", "dist", "cov"]);
+/** Not source: vendored references, installed packages. */
+const skipped = (path: string) => path === "schemas/reference" || path.endsWith("node_modules");
 
 /** file -> the repository files it imports, all relative to the repository root. */
 export type ImportGraph = ReadonlyMap<string, ReadonlyArray<string>>;
@@ -134,7 +136,7 @@ const sources = (root: string, dir: string): Array<string> => {
   }
   return entries.flatMap((e) => {
     const path = join(dir, e.name);
-    if (e.isDirectory) return skipped.has(e.name) ? [] : sources(root, path);
+    if (e.isDirectory) return skipped(path) ? [] : sources(root, path);
     return /\.(ts|tsx)$/.test(e.name) && !e.name.endsWith(".d.ts") ? [path] : [];
   });
 };
@@ -313,7 +315,7 @@ export const withReadmeSection = (readme: string, section: string): string => {
 };
 
 if (import.meta.main) {
-  const root = relative(Deno.cwd(), new URL("..", import.meta.url).pathname) || ".";
+  const root = relative(Deno.cwd(), fileURLToPath(new URL("..", import.meta.url))) || ".";
   const readmePath = join(root, "README.md");
   const readme = await Deno.readTextFile(readmePath);
   const current = withReadmeSection(readme, readmeSection(root));
