@@ -25,7 +25,9 @@ import {
 import type { Network } from "@schemas/network.ts";
 import type { SpentTracking } from "@src/dbsync/detect.ts";
 import { demoNetworks } from "@src/demo_chain/network_params.ts";
-import { makeChainTime, readEpochAnchor } from "@layers/chain_clock.ts";
+import { makeChainTime } from "@src/domain/chain_time.ts";
+import { slotLengthMs } from "@src/domain/network_constants.ts";
+import { readEpochAnchor } from "@src/queries/epoch_anchor.ts";
 import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
 import { makeAdmissionQueue } from "./mempool/admission_queue.ts";
 import { addMeasures, blockCapacity, measureTx, mempoolCapacity, within } from "./blocks/block_capacity.ts";
@@ -101,7 +103,7 @@ export const makeDevnet = (sql: SqlClient, config: DevnetConfig): Effect.Effect<
     const slots: SlotConfig = {
       zeroTimeMs: time.slotToTime(0).getTime(),
       zeroSlot: 0,
-      slotLengthMs: 1000,
+      slotLengthMs,
     };
     const params = yield* Ref.make<LedgerParams>(yield* readLedgerParams(sql));
     const mempool = new Mempool();

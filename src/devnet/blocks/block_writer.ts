@@ -9,6 +9,8 @@ import type { SqlError } from "@effect/sql/SqlError";
 import { blake2b } from "@noble/hashes/blake2.js";
 import { hex } from "@scure/base";
 import { Effect } from "effect";
+import { epochOfSlot, slotInEpoch } from "@src/domain/chain_time.ts";
+import { slotLengthMs } from "@src/domain/network_constants.ts";
 import { Lookups } from "../rows/chain_lookups.ts";
 import { writeEpochBoundaries } from "../epoch/boundary.ts";
 import type { LedgerParams } from "../rules/ledger_view.ts";
@@ -17,8 +19,6 @@ import { pickSlotLeader } from "./slot_leader.ts";
 import { type BlockTx, writeTransaction } from "../rows/tx_rows.ts";
 
 export type { BlockTx } from "../rows/tx_rows.ts";
-
-export const epochLength = 432_000;
 
 export interface WrittenBlock {
   readonly id: number;
@@ -77,10 +77,10 @@ export const writeBlock = (
     if (!tip) return yield* Effect.dieMessage("the chain database holds no block to build on");
     const tipSlot = Number(tip.slot);
     const slot = Math.max(options.slot, tipSlot + 1);
-    const epochStart = tipSlot - tip.epochSlot;
-    const epoch = tip.epoch + Math.floor((slot - epochStart) / epochLength);
-    const epochSlot = (slot - epochStart) % epochLength;
-    const time = new Date(tip.time.getTime() + (slot - tipSlot) * 1000);
+    const anchor = { epoch: tip.epoch, slot: tipSlot - tip.epochSlot };
+    const epoch = epochOfSlot(anchor, slot);
+    const epochSlot = slotInEpoch(anchor, slot);
+    const time = new Date(tip.time.getTime() + (slot - tipSlot) * slotLengthMs);
     const w = new RowWriter(sql);
     const lookups = new Lookups(w, options.networkId);
     const blockNo = tip.blockNo + 1;

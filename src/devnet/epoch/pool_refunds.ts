@@ -7,6 +7,7 @@ import type { SqlClient } from "@effect/sql/SqlClient";
 import type { SqlError } from "@effect/sql/SqlError";
 import { Effect } from "effect";
 import { registeredAccounts } from "./stake_state.ts";
+import { refundDelay } from "@src/domain/epoch_boundary.ts";
 
 export interface PoolRefunds {
   /** Every deposit returned: leaves deposits_stake. */
@@ -49,7 +50,7 @@ export const writePoolRefunds = (
       yield* sql`
         insert into reward (addr_id, type, amount, spendable_epoch, pool_id, earned_epoch)
         values (${Number(r.account)}, 'refund', ${String(deposit)}, ${o.epoch}, ${Number(r.pool)}, ${
-        o.epoch - 1
+        o.epoch - refundDelay
       })`;
     }
     return { refunded, toTreasury };

@@ -8,7 +8,8 @@ import type { SqlClient } from "@effect/sql/SqlClient";
 import type { SqlError } from "@effect/sql/SqlError";
 import { Effect } from "effect";
 import { type PoolEpoch, poolRewards, type RewardPot, rewardPot } from "@src/domain/pool_rewards.ts";
-import { maxSupply } from "@src/demo_chain/network_params.ts";
+import { maxSupply } from "@src/domain/network_constants.ts";
+import { rewardDelay } from "@src/domain/epoch_boundary.ts";
 import { registeredAccounts } from "./stake_state.ts";
 
 /** Pools and accounts are their db-sync ids (pool_hash.id, stake_address.id). */
@@ -94,7 +95,7 @@ export const writeRewardUpdate = (
   o: { epoch: number; reserves: bigint; monetaryExpandRate: number; treasuryGrowthRate: number },
 ): Effect.Effect<RewardUpdate, SqlError> =>
   Effect.gen(function* () {
-    const earned = o.epoch - 2;
+    const earned = o.epoch - rewardDelay;
     const [sums] = yield* sql<{ fees: string; written: string; paid: string; poolBlocks: string }>`
       select
         (select count(*) from block b join slot_leader sl on sl.id = b.slot_leader_id

@@ -9,11 +9,12 @@ import type { SqlError } from "@effect/sql/SqlError";
 import { Effect } from "effect";
 import type { RowWriter } from "../rows/row_writer.ts";
 import { registeredAccounts, rewardBalances } from "./stake_state.ts";
+import { snapshotDelay } from "@src/domain/epoch_boundary.ts";
 
 export const writeEpochStake = (w: RowWriter, epoch: number): Effect.Effect<void, SqlError> =>
   Effect.gen(function* () {
     const { sql } = w;
-    const active = epoch + 1;
+    const active = epoch + snapshotDelay;
     const [done] = yield* sql<{ n: string }>`
       select count(*)::text as n from epoch_stake_progress where epoch_no = ${active}`;
     if (Number(done?.n ?? 0) > 0) return;

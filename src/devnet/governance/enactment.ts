@@ -18,6 +18,7 @@ import { paramColumns, type ParamColumnValue } from "./param_update.ts";
 import { actionPriority } from "./ratify.ts";
 import type { RowWriter } from "../rows/row_writer.ts";
 import { registeredAccounts } from "../epoch/stake_state.ts";
+import { refundDelay } from "@src/domain/epoch_boundary.ts";
 
 export interface Enactment {
   /** Treasury withdrawals paid to reward accounts: they leave the treasury. */
@@ -79,7 +80,7 @@ export const enactRatified = (w: RowWriter, epoch: number): Effect.Effect<Enactm
           where gov_action_proposal_id = ${p.id} order by id`;
         for (const r of rows.filter((r) => registered.has(r.addr))) {
           yield* sql`insert into reward_rest (addr_id, type, amount, spendable_epoch, earned_epoch)
-            values (${Number(r.addr)}, 'treasury', ${r.amount}, ${epoch}, ${epoch - 1})`;
+            values (${Number(r.addr)}, 'treasury', ${r.amount}, ${epoch}, ${epoch - refundDelay})`;
           paid += BigInt(r.amount);
         }
       }
@@ -131,7 +132,7 @@ export const enactRatified = (w: RowWriter, epoch: number): Effect.Effect<Enactm
         continue;
       }
       yield* sql`insert into reward_rest (addr_id, type, amount, spendable_epoch, earned_epoch)
-        values (${Number(p.account)}, 'proposal_refund', ${p.deposit}, ${epoch}, ${epoch - 1})`;
+        values (${Number(p.account)}, 'proposal_refund', ${p.deposit}, ${epoch}, ${epoch - refundDelay})`;
     }
     if (enactedIds.size > 0) {
       yield* sql`update gov_action_proposal set enacted_epoch = ${epoch}
