@@ -1,7 +1,7 @@
 /**
  * Writes one block of accepted transactions into the chain database exactly as db-sync would have (the rows of
  * each transaction in tx_rows.ts), in one database transaction: a block is all there or not at all. Crossing
- * into a new epoch writes the boundary rows (epoch_boundary.ts) against the block; the block's pool is drawn by
+ * into a new epoch writes the boundary rows (epoch/boundary.ts) against the block; the block's pool is drawn by
  * the new epoch's active stake (slot_leader.ts).
  */
 import type { SqlClient } from "@effect/sql/SqlClient";

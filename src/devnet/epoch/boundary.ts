@@ -3,9 +3,9 @@
  * the chain crossed since its tip), doing what the demo chain generator's boundary does (src/demo_chain/
  * epoch_boundary.ts) from the chain database: the finished epoch's totals (epoch_finalized), the new epoch's
  * parameters (a copy of the last epoch_param), the reward update (reward_update.ts), pool retirements taking
- * effect (pool_refunds.ts), governance enactment and proposal refunds (governance_enactment.ts), the stake
+ * effect (pool_refunds.ts), governance enactment and proposal refunds (governance/enactment.ts), the stake
  * snapshot and DRep distribution (stake_snapshot.ts), ada_pots, which add up to the maximum supply (treasury
- * donations join the treasury, enacted withdrawals leave it), then epoch_state and the new epoch's ratification (governance_ratification.ts).
+ * donations join the treasury, enacted withdrawals leave it), then epoch_state and the new epoch's ratification (governance/ratification.ts).
  */
 import type { SqlError } from "@effect/sql/SqlError";
 import { Effect } from "effect";

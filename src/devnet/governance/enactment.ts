@@ -1,6 +1,6 @@
 /**
  * Governance at the boundary into `epoch`, as the ledger's EPOCH rule does it and db-sync records it (the
- * ratification for the new epoch is governance_ratification.ts):
+ * ratification for the new epoch is governance/ratification.ts):
  * - enactment of what was ratified in epoch - 1 (enacted_epoch): treasury withdrawals paid to registered reward
  *   accounts (reward_rest `treasury`), parameter changes and hard forks written into the new epoch_param, the
  *   committee or constitution replaced (epoch_state);

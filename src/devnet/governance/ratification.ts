@@ -3,7 +3,7 @@
  * their votes (the latest of each voter), drep_distr of `epoch`, the pools' stake of epoch + 1 (the snapshot the
  * ledger's pulser takes then) with their reward accounts' DRep delegations, the committee in force with its hot
  * keys, the parameters, roots and treasury of `epoch`: sets ratified_epoch, and expired_epoch for the proposals
- * past their last voting epoch. Enactment follows at the next boundary (governance_enactment.ts).
+ * past their last voting epoch. Enactment follows at the next boundary (governance/enactment.ts).
  */
 import type { SqlClient } from "@effect/sql/SqlClient";
 import type { SqlError } from "@effect/sql/SqlError";

@@ -2,7 +2,7 @@
  * One transaction's rows as db-sync writes them: tx, tx_out (+ ma_tx_out, inline datums, reference scripts),
  * tx_in with redeemers, collateral and reference inputs, collateral_tx_out, ma_tx_mint, withdrawal, certificates,
  * tx_metadata, witness scripts and datums, redeemer (+ redeemer_data), extra_key_witness, and proposals and
- * votes (governance_rows.ts). A transaction whose scripts failed keeps only its collateral: consumed as tx_in,
+ * votes (governance/rows.ts). A transaction whose scripts failed keeps only its collateral: consumed as tx_in,
  * the return as tx_out.
  */
 import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";

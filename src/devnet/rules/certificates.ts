@@ -3,7 +3,7 @@
  * (3145), use of unknown ones (3146), deposits that differ from the parameter (3151), deregistration with rewards
  * left (3147), delegation to unknown pools (3140), withdrawals that are not the whole balance (3141). Gives the
  * stake and pool deposits paid and refunded and what the transaction changes in the stake state (DRep,
- * committee and proposal rules are governance_rules.ts').
+ * committee and proposal rules are governance/rules.ts').
  */
 import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
 import type { SqlError } from "@effect/sql/SqlError";

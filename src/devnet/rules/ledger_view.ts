@@ -1,6 +1,6 @@
 /**
  * What the rules read from the ledger: the protocol parameters in force, unspent outputs by reference, stake
- * account state (registration, reward balance), known pools and the governance state (governance_view.ts), from
+ * account state (registration, reward balance), known pools and the governance state (governance/view.ts), from
  * the chain database, seen through the mempool (outputs its transactions create, inputs they spend,
  * registrations they make).
  */
