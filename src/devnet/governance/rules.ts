@@ -15,9 +15,8 @@ import * as E from "../errors.ts";
 import { type Cred, credKey, credOf } from "./parts.ts";
 import type { DrepState, LiveProposal, MemberState } from "./view.ts";
 import type { LedgerView } from "../rules/ledger_view.ts";
-import { checkProposalsAndVotes, member, rewardAddressHex } from "./proposal_rules.ts";
-
-export { ogmiosVoter } from "./proposal_rules.ts";
+import { checkProposalsAndVotes, rewardAddressHex } from "./proposal_rules.ts";
+import { member } from "./ogmios_references.ts";
 
 export interface GovernanceEffects {
   readonly deposits: bigint;

@@ -11,7 +11,7 @@ import { ogmiosCertificate } from "../decoding/ogmios_certificate.ts";
 import type { redeemerEntries } from "../decoding/tx_parts.ts";
 import * as E from "../errors.ts";
 import { dbSyncDescription } from "../governance/action_json.ts";
-import { ogmiosVoter } from "../governance/rules.ts";
+import { ogmiosVoter } from "../governance/ogmios_references.ts";
 import type { Phase1Tx } from "./phase1_tx.ts";
 import { type PlutusLanguage, plutusScriptWellFormed } from "./plutus_wellformed.ts";
 import type { Need, Pointer, RequiredWitnesses } from "./required_witnesses.ts";
