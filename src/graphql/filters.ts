@@ -5,7 +5,8 @@
  */
 import { comparedSql, parameterSql, parameterValue, type ScalarName } from "./scalars.ts";
 import type { Relationship, SchemaModel, TableModel } from "./schema_model.ts";
-import { column, ident, QueryRejected, type SqlBuilder } from "./sql_text.ts";
+import { QueryRejected } from "./failures.ts";
+import { column, ident, type SqlBuilder } from "./sql_text.ts";
 import { indexedForEquality, indexedForRange, isLarge, maxListValues } from "./limits.ts";
 
 export type BoolExp = Readonly<Record<string, unknown>>;
