@@ -6,7 +6,8 @@ import { getArgumentValues, type GraphQLObjectType } from "graphql";
 import { outputSql } from "./scalars.ts";
 import type { ScalarName, TableModel } from "@src/queries/schema_model.ts";
 import { asList, type Context, fieldDef, type Fields, subfields } from "./selection.ts";
-import { jsonObject, QueryRejected } from "./sql_text.ts";
+import { QueryRejected } from "./failures.ts";
+import { jsonObject } from "./sql_text.ts";
 
 export const aggregateFields = (
   ctx: Context,

@@ -18,7 +18,8 @@ import { defaultLimit, indexedColumns, indexedForRange, isLarge, maxLimit, maxOf
 import type { PlanProbe } from "./plan_guard.ts";
 import { outputSql } from "./scalars.ts";
 import type { Relationship, ScalarName, SchemaModel, TableModel } from "@src/queries/schema_model.ts";
-import { column, ident, jsonObject, QueryRejected, SqlBuilder } from "./sql_text.ts";
+import { QueryRejected } from "./failures.ts";
+import { column, ident, jsonObject, SqlBuilder } from "./sql_text.ts";
 import { aggregateFields } from "./aggregates.ts";
 import { orderTerms } from "./order_by.ts";
 import { asList, collect, type Context, fieldDef, type Fields, rawArgument, subfields } from "./selection.ts";

@@ -5,7 +5,8 @@
  */
 import { comparedSql, parameterSql, parameterValue } from "./scalars.ts";
 import type { Relationship, ScalarName, SchemaModel, TableModel } from "@src/queries/schema_model.ts";
-import { column, ident, QueryRejected, type SqlBuilder } from "./sql_text.ts";
+import { QueryRejected } from "./failures.ts";
+import { column, ident, type SqlBuilder } from "./sql_text.ts";
 import { indexedForEquality, indexedForRange, isLarge, maxListValues } from "./limits.ts";
 
 export type BoolExp = Readonly<Record<string, unknown>>;

@@ -4,10 +4,11 @@
  * decorates them, whatever route (or 404/405/401/429/500) they came from.
  */
 import type { CorsOrigins } from "@layers/config.ts";
+import { InternalFailure } from "@src/rest/edge_failures.ts";
+import { toResponse } from "@src/rest/failures.ts";
 import { negotiateEncoding } from "./compression.ts";
 import { withCors } from "./cors.ts";
 import { requestIdHeader, requestIdOf } from "./request_id.ts";
-import { restError } from "./responses.ts";
 import { withSecurityHeaders } from "./security_headers.ts";
 
 export interface EdgeSettings {
@@ -28,7 +29,7 @@ async (request: Request, info?: Deno.ServeHandlerInfo): Promise<Response> => {
   try {
     response = await handle(request, requestId, info);
   } catch { // the router turns failures into envelopes; this is the last guard
-    response = restError(500, `Internal error (request id ${requestId})`);
+    response = toResponse(new InternalFailure({ requestId }));
   }
   if (response.status === 101) {
     // a WebSocket upgrade: Deno may hold its headers immutable
