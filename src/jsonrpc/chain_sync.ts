@@ -24,7 +24,9 @@ import {
   type PointRow,
   tipPointRow,
 } from "@src/queries/chain_blocks.ts";
-import { errors, type RpcError } from "./frame.ts";
+import { fromSql } from "@src/domain/errors.ts";
+import type { JsonRpcFailure } from "./failures.ts";
+import { InvalidParams, NoIntersection } from "./protocol_errors.ts";
 import { toOgmiosBlocks } from "./ogmios_block.ts";
 
 export type ChainSyncServices = ChainDatabases | ChainTips;
@@ -54,12 +56,12 @@ interface Fetched {
   readonly alive: boolean;
 }
 
-const database = (e: { message: string }) => errors.internal(`chain database: ${e.message}`);
+const invalidParams = (detail: string) => new InvalidParams({ detail });
 
-const parsePoints = (params: Readonly<Record<string, unknown>> | undefined): Array<Point> | RpcError => {
+const parsePoints = (params: Readonly<Record<string, unknown>> | undefined): Array<Point> | InvalidParams => {
   const points = params?.points;
   if (!Array.isArray(points) || points.length === 0) {
-    return errors.invalidParams("'points' must be a non-empty array of \"origin\" or {slot, id}");
+    return invalidParams("'points' must be a non-empty array of \"origin\" or {slot, id}");
   }
   const parsed: Array<Point> = [];
   for (const p of points) {
@@ -72,7 +74,7 @@ const parsePoints = (params: Readonly<Record<string, unknown>> | undefined): Arr
       typeof slot !== "number" || !Number.isSafeInteger(slot) || slot < 0 || typeof id !== "string" ||
       !isHash32(id)
     ) {
-      return errors.invalidParams(
+      return invalidParams(
         `each point must be "origin" or {slot: <integer>, id: <64 lower-case hex block hash>}; got ${
           JSON.stringify(p)?.slice(0, 120)
         }`,
@@ -86,9 +88,9 @@ const parsePoints = (params: Readonly<Record<string, unknown>> | undefined): Arr
 export interface ChainSyncSession {
   readonly findIntersection: (
     params: Readonly<Record<string, unknown>> | undefined,
-  ) => Effect.Effect<unknown, RpcError, ChainSyncServices>;
+  ) => Effect.Effect<unknown, JsonRpcFailure, ChainSyncServices>;
   /** `inFlight`: how many nextBlock requests the client has pipelined (sizes the next batch). */
-  readonly nextBlock: (inFlight: number) => Effect.Effect<unknown, RpcError, ChainSyncServices>;
+  readonly nextBlock: (inFlight: number) => Effect.Effect<unknown, JsonRpcFailure, ChainSyncServices>;
 }
 
 export const makeChainSync = (network: Network): ChainSyncSession => {
@@ -97,8 +99,9 @@ export const makeChainSync = (network: Network): ChainSyncSession => {
   let buffer: Array<Prefetched> = [];
   let batchTip: PointRow | undefined = undefined;
   /** The batch after the buffered blocks, being read while they are served. */
-  let readAhead: Fiber.RuntimeFiber<Fetched, RpcError> | undefined = undefined;
+  let readAhead: Fiber.RuntimeFiber<Fetched, JsonRpcFailure> | undefined = undefined;
 
+  const database = fromSql(network);
   const services = Effect.all([ChainDatabases, ChainTips]).pipe(
     Effect.map(([dbs, tips]) => ({ db: dbs.get(network), watch: tips.get(network) })),
   );
@@ -130,11 +133,7 @@ export const makeChainSync = (network: Network): ChainSyncSession => {
         rollBackTo = { point: p };
         return { intersection: p, tip: tipOf(tip) };
       }
-      return yield* Effect.fail<RpcError>({
-        code: 1000,
-        message: "No intersection found.",
-        data: { tip: tipOf(tip) },
-      });
+      return yield* new NoIntersection({ tip: tipOf(tip) });
     });
 
   /** The tip to report with a block: the newest known, never one below the block itself. */
