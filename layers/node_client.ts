@@ -2,7 +2,7 @@
  * `NodeClients`: per network, what stands in for cardano-node behind the JSON-RPC endpoint. It takes
  * transactions to evaluate and submit and, when it is an Ogmios upstream, relays ledger queries. Implementations:
  *   node_client_ogmios.ts    an Ogmios upstream (`<NETWORK>_OGMIOS_URL`): requests relayed, errors passed through
- *   node_client_chain_db.ts  no node (no upstream configured): evaluation and submission refused with a clear
+ *   node_client_none.ts      no node (no upstream configured): evaluation and submission refused with a clear
  *                            error, since no node is there to take them
  *   node_client_devnet.ts    the living devnet (src/devnet/) on an embedded demo chain without upstream, unless
  *                            DEVNET_BLOCK_SECONDS is 0: transactions to the engine, which writes a block into the
@@ -18,7 +18,7 @@ import type { NodeNotConfigured, NodeRejected, NodeUnavailable } from "@src/doma
 import type { DevnetStats } from "@src/devnet/devnet.ts";
 import { AppConfig } from "./config.ts";
 import { ChainDatabases } from "./chain_db.ts";
-import { noNodeClient } from "./node_client_chain_db.ts";
+import { noNodeClient } from "./node_client_none.ts";
 import { phase } from "./startup_phase.ts";
 import { devnetNodeClient } from "./node_client_devnet.ts";
 import { ogmiosNodeClient, type OgmiosUnreachable } from "./node_client_ogmios.ts";

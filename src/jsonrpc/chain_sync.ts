@@ -11,11 +11,12 @@
  * the cursor were on the client's chain), and the client gets `backward` to it. A batch is used only if its last
  * block still exists after all its statements ran, so no statement saw a half-deleted block.
  */
-import { Effect, Fiber } from "effect";
+import { Effect, Fiber, Schema } from "effect";
 import { ChainDatabases } from "@layers/chain_db.ts";
 import { ChainTips } from "@layers/chain_tips.ts";
 import type { Network } from "@schemas/network.ts";
 import { isHash32 } from "@src/domain/cardano_ids.ts";
+import { stringify } from "@src/domain/json.ts";
 import {
   blockBefore,
   blockExists,
@@ -26,7 +27,8 @@ import {
 } from "@src/queries/chain_blocks.ts";
 import { fromSql } from "@src/domain/errors.ts";
 import type { JsonRpcFailure } from "./failures.ts";
-import { InvalidParams, NoIntersection } from "./protocol_errors.ts";
+import { arrayOf, paramsDecoder, withMessage } from "./params.ts";
+import { NoIntersection } from "./protocol_errors.ts";
 import { toOgmiosBlocks } from "./ogmios_block.ts";
 
 export type ChainSyncServices = ChainDatabases | ChainTips;
@@ -56,34 +58,20 @@ interface Fetched {
   readonly alive: boolean;
 }
 
-const invalidParams = (detail: string) => new InvalidParams({ detail });
+const point = withMessage(
+  Schema.Union(
+    Schema.Literal("origin"),
+    Schema.Struct({ slot: Schema.NonNegativeInt, id: Schema.String.pipe(Schema.filter(isHash32)) }),
+  ),
+  (p) =>
+    `each point must be "origin" or {slot: <integer>, id: <64 lower-case hex block hash>}; got ${
+      stringify(p).slice(0, 120)
+    }`,
+);
 
-const parsePoints = (params: Readonly<Record<string, unknown>> | undefined): Array<Point> | InvalidParams => {
-  const points = params?.points;
-  if (!Array.isArray(points) || points.length === 0) {
-    return invalidParams("'points' must be a non-empty array of \"origin\" or {slot, id}");
-  }
-  const parsed: Array<Point> = [];
-  for (const p of points) {
-    if (p === "origin") {
-      parsed.push("origin");
-      continue;
-    }
-    const { slot, id } = (p ?? {}) as { slot?: unknown; id?: unknown };
-    if (
-      typeof slot !== "number" || !Number.isSafeInteger(slot) || slot < 0 || typeof id !== "string" ||
-      !isHash32(id)
-    ) {
-      return invalidParams(
-        `each point must be "origin" or {slot: <integer>, id: <64 lower-case hex block hash>}; got ${
-          JSON.stringify(p)?.slice(0, 120)
-        }`,
-      );
-    }
-    parsed.push({ slot, id });
-  }
-  return parsed;
-};
+const pointsParams = paramsDecoder(Schema.Struct({
+  points: arrayOf(point, { notArray: "'points' must be a non-empty array of \"origin\" or {slot, id}" }),
+}));
 
 export interface ChainSyncSession {
   readonly findIntersection: (
@@ -115,8 +103,7 @@ export const makeChainSync = (network: Network): ChainSyncSession => {
 
   const findIntersection: ChainSyncSession["findIntersection"] = (params) =>
     Effect.gen(function* () {
-      const points = parsePoints(params);
-      if (!Array.isArray(points)) return yield* Effect.fail(points);
+      const { points } = yield* pointsParams(params);
       const { db } = yield* services;
       const hashes = points.flatMap((p) => (p === "origin" ? [] : [p.id]));
       const found = hashes.length > 0 ? yield* Effect.mapError(blocksByHash(db.sql, hashes), database) : [];

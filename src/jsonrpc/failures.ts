@@ -107,7 +107,7 @@ export const toOgmiosError = (failure: JsonRpcFailure): OgmiosError =>
       InvalidParams: (e) => invalidParams(e.detail),
       RateLimited: (e) => ({
         code: -32029,
-        message: e.message ?? "Rate limit exceeded. Please slow down.",
+        message: e.reason ?? "Rate limit exceeded. Please slow down.",
         data: { retryAfter: e.retryAfterMs, remaining: e.remaining },
       }),
       AccessRefused: (e) => ({ code: -32000 - e.status, message: e.message }),

@@ -34,16 +34,27 @@ export const checked = <A>(check: (input: unknown) => Either.Either<A, string>):
     encode: ParseResult.succeed,
   });
 
-/** An array of at most `max` items (at least one unless `allowEmpty`), each decoded by `item`, in that order. */
-export const arrayOf = <A>(
-  item: Schema.Schema<A, unknown>,
-  messages: { readonly notArray: string; readonly tooMany: string },
-  options: { readonly max: number; readonly allowEmpty?: boolean },
+/** `schema`, failing anywhere inside with the one message `message` gives for the value it was given. */
+export const withMessage = <A, I>(schema: Schema.Schema<A, I>, message: (actual: unknown) => string) =>
+  schema.annotations({ message: (issue) => ({ message: message(issue.actual), override: true }) });
+
+/**
+ * An array (non-empty unless `allowEmpty`, of at most `max.count` items when given), each decoded by `item`, in
+ * order; the array's own problems are reported before its items'.
+ */
+export const arrayOf = <A, I>(
+  item: Schema.Schema<A, I>,
+  options: {
+    readonly notArray: string;
+    readonly allowEmpty?: boolean;
+    readonly max?: { readonly count: number; readonly message: string };
+  },
 ) =>
   Schema.compose(
-    Schema.Array(Schema.Unknown).annotations({ message: () => messages.notArray }).pipe(
-      Schema.filter((a) => options.allowEmpty === true || a.length > 0, { message: () => messages.notArray }),
-      Schema.filter((a) => a.length <= options.max, { message: () => messages.tooMany }),
+    Schema.Array(Schema.Unknown).annotations({ message: () => options.notArray }).pipe(
+      Schema.filter((a) => options.allowEmpty === true || a.length > 0 || options.notArray),
+      Schema.filter((a) => options.max === undefined || a.length <= options.max.count || options.max.message),
     ),
     Schema.Array(item),
+    { strict: false },
   );

@@ -37,7 +37,7 @@ export class RateLimited extends Data.TaggedError("RateLimited")<{
   readonly retryAfterMs: number;
   readonly remaining: number;
   /** Replaces the default message (a spent submission budget says so). */
-  readonly message?: string;
+  readonly reason?: string;
 }> {}
 
 /** The key is refused (unknown, revoked, expired...), with the HTTP status REST would answer. */

@@ -57,7 +57,7 @@ export const ogmiosHttp = (
           ? new RateLimited({
             retryAfterMs: denied.limit.resetMs,
             remaining: denied.limit.remaining,
-            message: denied.message,
+            reason: denied.message,
           })
           : new AccessRefused({ status: denied.status, message: denied.message });
         return reply(encodeReply(errorReply(parsed.method, parsed.id, failure)), denied.status);

@@ -128,7 +128,7 @@ export const ogmiosWebSocket = (ctx: WebSocketContext): Response => {
           new RateLimited({
             retryAfterMs: decision.limit.resetMs,
             remaining: decision.limit.remaining,
-            ...(decision.limit.exceeded === "submissions" ? { message: decision.message } : {}),
+            ...(decision.limit.exceeded === "submissions" ? { reason: decision.message } : {}),
           }),
         ));
       }

@@ -33,6 +33,23 @@ export const toStakePoolView = (p: StakePoolRow) => ({
   ...(p.stake === null ? {} : { stake: ada(p.stake) }),
 });
 
+/** A pool id (bech32 pool1…, or pool_test1… on preprod), as the pool's key hash. */
+const poolId = (network: Network) =>
+  checked((id) => {
+    const decoded = typeof id === "string" ? decodePoolId(id, network) : undefined;
+    return decoded?.ok ? Either.right(decoded.value.hash) : Either.left(
+      `stake pool id ${JSON.stringify(id)} ${
+        decoded && !decoded.ok ? decoded.reason : "must be a bech32 pool id"
+      }`,
+    );
+  });
+
+/** `{id}`; an entry that is no object, or has no id, has an undefined id. */
+const noId = "stake pool id undefined must be a bech32 pool id";
+const poolEntry = (network: Network) =>
+  Schema.Struct({ id: Schema.propertySignature(poolId(network)).annotations({ missingMessage: () => noId }) })
+    .annotations({ message: () => noId });
+
 const paramsFor = (network: Network) =>
   paramsDecoder(Schema.Struct({
     includeStake: Schema.optionalWith(
@@ -40,17 +57,12 @@ const paramsFor = (network: Network) =>
       { default: () => false, nullable: true },
     ),
     stakePools: Schema.optional(arrayOf(
-      checked((entry) => {
-        const id = (entry as { id?: unknown } | null)?.id;
-        const decoded = typeof id === "string" ? decodePoolId(id, network) : undefined;
-        return decoded?.ok ? Either.right(decoded.value.hash) : Either.left(
-          `stake pool id ${JSON.stringify(id)} ${
-            decoded && !decoded.ok ? decoded.reason : "must be a bech32 pool id"
-          }`,
-        );
+      Schema.transform(poolEntry(network), Schema.String, {
+        strict: true,
+        decode: (entry) => entry.id,
+        encode: (id) => ({ id }),
       }),
-      { notArray: "'stakePools' must be an array of {id: pool1...}", tooMany: "" },
-      { max: Infinity, allowEmpty: true },
+      { notArray: "'stakePools' must be an array of {id: pool1...}", allowEmpty: true },
     )),
   }));
 

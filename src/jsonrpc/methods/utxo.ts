@@ -1,7 +1,8 @@
 /**
  * `queryLedgerState/utxo` by `addresses` (bech32 or Byron base58, of this network) or by `outputReferences`, in
- * Ogmios' Utxo shape. No filter would mean the whole UTxO set: refused by dispatch (-32602), as are hex addresses,
- * addresses of the other network and malformed references. Amounts are exact (bigint) JSON numbers.
+ * Ogmios' Utxo shape. No filter would mean the whole UTxO set, which dispatch refuses (-32602); hex addresses,
+ * addresses of the other network and malformed references are refused here (-32602). Amounts are exact (bigint)
+ * JSON numbers.
  */
 import { Effect, Either, Schema } from "effect";
 import type { Network } from "@schemas/network.ts";
@@ -9,7 +10,7 @@ import { decodeAddress, isHash32 } from "@src/domain/cardano_ids.ts";
 import type { UtxoFilter, UtxoRow } from "@src/queries/utxo.ts";
 import { unspentOutputsOf } from "@src/programs/ledger/utxo.ts";
 import type { MethodProgram } from "../method.ts";
-import { arrayOf, checked, type Params, paramsDecoder } from "../params.ts";
+import { arrayOf, checked, type Params, paramsDecoder, withMessage } from "../params.ts";
 import type { InvalidParams } from "../protocol_errors.ts";
 
 const maxFilter = 1_000;
@@ -26,30 +27,27 @@ const address = (network: Network) =>
     return Either.right(d.value.text);
   });
 
-const outputReference = checked((r) => {
-  const id = (r as { transaction?: { id?: unknown } } | null)?.transaction?.id;
-  const index = (r as { index?: unknown } | null)?.index;
-  return typeof id === "string" && isHash32(id) && typeof index === "number" && Number.isInteger(index) &&
-      index >= 0 && index <= 65_535
-    ? Either.right({ txHash: id, index })
-    : Either.left(
-      "each output reference must be {transaction: {id: <64 lower-case hex>}, index: <integer 0..65535>}",
-    );
-});
+const outputReference = withMessage(
+  Schema.Struct({
+    transaction: Schema.Struct({ id: Schema.String.pipe(Schema.filter(isHash32)) }),
+    index: Schema.Int.pipe(Schema.between(0, 65_535)),
+  }),
+  () => "each output reference must be {transaction: {id: <64 lower-case hex>}, index: <integer 0..65535>}",
+);
 
 const byAddresses = (network: Network) =>
   paramsDecoder(Schema.Struct({
     addresses: arrayOf(address(network), {
       notArray: "'addresses' must be a non-empty array of addresses",
-      tooMany: `at most ${maxFilter} addresses per query`,
-    }, { max: maxFilter }),
+      max: { count: maxFilter, message: `at most ${maxFilter} addresses per query` },
+    }),
   }));
 
 const byReferences = paramsDecoder(Schema.Struct({
   outputReferences: arrayOf(outputReference, {
     notArray: "'outputReferences' must be a non-empty array of {transaction: {id}, index}",
-    tooMany: `at most ${maxFilter} output references per query`,
-  }, { max: maxFilter }),
+    max: { count: maxFilter, message: `at most ${maxFilter} output references per query` },
+  }),
 }));
 
 const addressFilters = { mainnet: byAddresses("mainnet"), preprod: byAddresses("preprod") };
@@ -61,7 +59,9 @@ const addressFilters = { mainnet: byAddresses("mainnet"), preprod: byAddresses("
 const filterOf = (network: Network, params: Params): Effect.Effect<UtxoFilter, InvalidParams> =>
   params?.addresses !== undefined
     ? Effect.map(addressFilters[network](params), (p) => ({ addresses: p.addresses }))
-    : Effect.map(byReferences(params), (p) => ({ references: p.outputReferences }));
+    : Effect.map(byReferences(params), (p) => ({
+      references: p.outputReferences.map((r) => ({ txHash: r.transaction.id, index: r.index })),
+    }));
 
 /** db-sync's native-script JSON (cardano-node's) in Ogmios' clause form. */
 const nativeClause = (s: unknown): unknown => {
