@@ -27,7 +27,7 @@ import {
 } from "@src/queries/chain_blocks.ts";
 import { fromSql } from "@src/domain/errors.ts";
 import type { JsonRpcFailure } from "./failures.ts";
-import { arrayOf, paramsDecoder, withMessage } from "./params.ts";
+import { arrayOf, paramsDecoder, required, withMessage } from "./params.ts";
 import { NoIntersection } from "./protocol_errors.ts";
 import { toOgmiosBlocks } from "./ogmios_block.ts";
 
@@ -69,8 +69,9 @@ const point = withMessage(
     }`,
 );
 
+const noPoints = "'points' must be a non-empty array of \"origin\" or {slot, id}";
 const pointsParams = paramsDecoder(Schema.Struct({
-  points: arrayOf(point, { notArray: "'points' must be a non-empty array of \"origin\" or {slot, id}" }),
+  points: required(arrayOf(point, { notArray: noPoints }), noPoints),
 }));
 
 export interface ChainSyncSession {

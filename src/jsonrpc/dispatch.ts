@@ -13,7 +13,7 @@ import { errorReply, type JsonRpcFailure } from "./failures.ts";
 import { isRefused, parseFrame, type Reply, type Request } from "./frame.ts";
 import { ogmiosQueries, unservedOgmiosMethods } from "./ledger_queries.ts";
 import type { MethodProgram, MethodServices } from "./method.ts";
-import { type Params, paramsDecoder } from "./params.ts";
+import { type Params, paramsDecoder, required, withMessage } from "./params.ts";
 import { MethodNotFound, MethodNotServed, QueryNeedsUpstream } from "./protocol_errors.ts";
 import { blockHeight } from "./methods/block_height.ts";
 import { epoch } from "./methods/epoch.ts";
@@ -66,14 +66,14 @@ export const laneOf = (method: string | undefined): Lane =>
     ? "evaluation"
     : "query";
 
-const notCbor = { message: () => "'transaction.cbor' must be the serialised transaction in hex (base16)" };
-const cbor = Schema.propertySignature(
-  Schema.Struct({
-    cbor: Schema.propertySignature(
-      Schema.String.annotations(notCbor).pipe(Schema.pattern(/^(?:[0-9a-fA-F]{2})+$/, notCbor)),
-    ).annotations({ missingMessage: notCbor.message }),
-  }).annotations(notCbor),
-).annotations({ missingMessage: notCbor.message });
+const notCbor = "'transaction.cbor' must be the serialised transaction in hex (base16)";
+const cbor = required(
+  withMessage(
+    Schema.Struct({ cbor: Schema.String.pipe(Schema.pattern(/^(?:[0-9a-fA-F]{2})+$/)) }),
+    () => notCbor,
+  ),
+  notCbor,
+);
 
 /** `{transaction: {cbor}}` (and, to evaluate, an optional `additionalUtxo` array). */
 const submitParams = paramsDecoder(Schema.Struct({

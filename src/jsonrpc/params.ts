@@ -34,6 +34,10 @@ export const checked = <A>(check: (input: unknown) => Either.Either<A, string>):
     encode: ParseResult.succeed,
   });
 
+/** A required field whose absence is said with the same `message` as a wrong value. */
+export const required = <A, I>(schema: Schema.Schema<A, I>, message: string) =>
+  Schema.propertySignature(schema).annotations({ missingMessage: () => message });
+
 /** `schema`, failing anywhere inside with the one message `message` gives for the value it was given. */
 export const withMessage = <A, I>(schema: Schema.Schema<A, I>, message: (actual: unknown) => string) =>
   schema.annotations({ message: (issue) => ({ message: message(issue.actual), override: true }) });

@@ -10,7 +10,7 @@ import { decodeAddress, isHash32 } from "@src/domain/cardano_ids.ts";
 import type { UtxoFilter, UtxoRow } from "@src/queries/utxo.ts";
 import { unspentOutputsOf } from "@src/programs/ledger/utxo.ts";
 import type { MethodProgram } from "../method.ts";
-import { arrayOf, checked, type Params, paramsDecoder, withMessage } from "../params.ts";
+import { arrayOf, checked, type Params, paramsDecoder, required, withMessage } from "../params.ts";
 import type { InvalidParams } from "../protocol_errors.ts";
 
 const maxFilter = 1_000;
@@ -35,19 +35,28 @@ const outputReference = withMessage(
   () => "each output reference must be {transaction: {id: <64 lower-case hex>}, index: <integer 0..65535>}",
 );
 
+const noAddresses = "'addresses' must be a non-empty array of addresses";
+const noReferences = "'outputReferences' must be a non-empty array of {transaction: {id}, index}";
+
 const byAddresses = (network: Network) =>
   paramsDecoder(Schema.Struct({
-    addresses: arrayOf(address(network), {
-      notArray: "'addresses' must be a non-empty array of addresses",
-      max: { count: maxFilter, message: `at most ${maxFilter} addresses per query` },
-    }),
+    addresses: required(
+      arrayOf(address(network), {
+        notArray: noAddresses,
+        max: { count: maxFilter, message: `at most ${maxFilter} addresses per query` },
+      }),
+      noAddresses,
+    ),
   }));
 
 const byReferences = paramsDecoder(Schema.Struct({
-  outputReferences: arrayOf(outputReference, {
-    notArray: "'outputReferences' must be a non-empty array of {transaction: {id}, index}",
-    max: { count: maxFilter, message: `at most ${maxFilter} output references per query` },
-  }),
+  outputReferences: required(
+    arrayOf(outputReference, {
+      notArray: noReferences,
+      max: { count: maxFilter, message: `at most ${maxFilter} output references per query` },
+    }),
+    noReferences,
+  ),
 }));
 
 const addressFilters = { mainnet: byAddresses("mainnet"), preprod: byAddresses("preprod") };
