@@ -3,7 +3,14 @@
  * times). Byron has 20 s slots and 21,600-slot epochs; every later era 1 s slots and 432,000-slot epochs
  * (mainnet and preprod). Eras a network skipped (a chain born in Conway) start and end at the same bound.
  */
-import type { EraHistory } from "@src/queries/eras.ts";
+
+/** The ledger eras a chain database has seen (src/queries/eras.ts reads it from db-sync). */
+export interface EraHistory {
+  /** The first epoch of each protocol major version, in order. */
+  readonly firstEpochs: ReadonlyArray<{ readonly major: number; readonly epoch: number }>;
+  readonly tipEpoch: number;
+  readonly tipSlot: number;
+}
 
 export const eraNames = ["byron", "shelley", "allegra", "mary", "alonzo", "babbage", "conway"] as const;
 export type Era = typeof eraNames[number];

@@ -36,7 +36,7 @@ import {
   type QueryBudget,
   queryBudget,
 } from "./limits.ts";
-import type { SchemaModel, TableModel } from "./schema_model.ts";
+import type { SchemaModel, TableModel } from "@src/queries/schema_model.ts";
 
 export interface CostRefusal {
   readonly message: string;

@@ -1,6 +1,6 @@
 /**
  * What every answer passes through on its way out, in one place: its request id, the security headers, CORS
- * for the operator's origins, and compression as the client accepts it. The router produces answers; this
+ * for the operator's origins, `connection: close` on a 413, and compression as the client accepts it. The router produces answers; this
  * decorates them, whatever route (or 404/405/401/429/500) they came from.
  */
 import type { CorsOrigins } from "@layers/config.ts";
@@ -42,6 +42,9 @@ async (request: Request, info?: Deno.ServeHandlerInfo): Promise<Response> => {
       response = new Response(response.body, response);
       response.headers.set(requestIdHeader, requestId);
     }
+    // a refused body is not read to its end: the connection is not reused, and saying so lets a client stop
+    // sending (Deno still reads and drops what keeps arriving before it closes; request_body.ts says more)
+    if (response.status === 413) response.headers.set("connection", "close");
     withSecurityHeaders(response.headers);
     withCors(settings.corsOrigins, request, response.headers);
     response = await negotiateEncoding(request, response);

@@ -2,13 +2,69 @@
  * What the GraphQL schema is generated from: the db-sync tables and views present in the live database (columns
  * and types from information_schema, primary keys, which columns lead an index, row estimates), with the
  * relationships db-sync implies but does not declare (schemas/graphql/dbsync_references.ts). Nothing here is
- * written per table by hand; only the relationship naming rule and three input-table names are ours.
+ * written per table by hand; only the relationship naming rule and three input-table names are ours. Read at
+ * start by layers/graphql_schemas.ts; src/graphql builds the schema and compiles queries from it.
  */
 import type { SqlClient } from "@effect/sql/SqlClient";
 import type { SqlError } from "@effect/sql/SqlError";
 import { Effect } from "effect";
 import { dbSyncRelations, impliedReferences } from "@schemas/graphql/dbsync_references.ts";
-import { type ScalarName, scalarOfColumn } from "./scalars.ts";
+
+/** Column types as GraphQL scalars, named as Hasura names them (src/graphql/scalars.ts serves them). */
+export type ScalarName =
+  | "Int"
+  | "smallint"
+  | "bigint"
+  | "numeric"
+  | "float8"
+  | "Boolean"
+  | "String"
+  | "bytea"
+  | "timestamp"
+  | "timestamptz"
+  | "date"
+  | "jsonb"
+  | "json"
+  | `enum:${string}`;
+
+/** The scalar of an information_schema column, or undefined for types the schema leaves out. */
+export const scalarOfColumn = (dataType: string, udtName: string): ScalarName | undefined => {
+  switch (dataType) {
+    case "integer":
+      return "Int";
+    case "smallint":
+      return "smallint";
+    case "bigint":
+      return "bigint";
+    case "numeric":
+      return "numeric";
+    case "double precision":
+    case "real":
+      return "float8";
+    case "boolean":
+      return "Boolean";
+    case "text":
+    case "character varying":
+    case "character":
+      return "String";
+    case "bytea":
+      return "bytea";
+    case "timestamp without time zone":
+      return "timestamp";
+    case "timestamp with time zone":
+      return "timestamptz";
+    case "date":
+      return "date";
+    case "jsonb":
+      return "jsonb";
+    case "json":
+      return "json";
+    case "USER-DEFINED":
+      return /^[a-z_][a-z0-9_]*$/.test(udtName) ? `enum:${udtName}` : undefined;
+    default:
+      return undefined;
+  }
+};
 
 export interface ColumnModel {
   readonly name: string;
