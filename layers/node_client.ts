@@ -9,19 +9,12 @@
  *                            chain database every DEVNET_BLOCK_SECONDS
  * Without an upstream, ledger queries are answered by the programs of src/programs/ledger/ from the chain
  * database (src/jsonrpc/dispatch.ts chooses). Chain sync is not part of it: it is always served from the chain
- * database (src/jsonrpc/chain_sync.ts).
+ * database (src/jsonrpc/chain_sync.ts). Which one each network gets: node_clients_live.ts.
  */
-import type { SqlError } from "@effect/sql/SqlError";
-import { Context, Effect, Layer, Option } from "effect";
-import { type Network, networks } from "@schemas/network.ts";
+import { Context, type Effect } from "effect";
+import type { Network } from "@schemas/network.ts";
 import type { NodeNotConfigured, NodeRejected, NodeUnavailable } from "@src/domain/errors.ts";
 import type { DevnetStats } from "@src/devnet/devnet.ts";
-import { AppConfig } from "./config.ts";
-import { ChainDatabases } from "./chain_db.ts";
-import { noNodeClient } from "./node_client_none.ts";
-import { phase } from "./startup_phase.ts";
-import { devnetNodeClient } from "./node_client_devnet.ts";
-import { ogmiosNodeClient, type OgmiosUnreachable } from "./node_client_ogmios.ts";
 
 /** A transaction as Ogmios takes it: `{transaction: {cbor}}`, plus `additionalUtxo` for evaluation. */
 export interface TransactionParams {
@@ -55,37 +48,3 @@ export interface NodeClient {
 export class NodeClients extends Context.Tag("NodeClients")<NodeClients, {
   readonly get: (network: Network) => NodeClient;
 }>() {}
-
-/**
- * One node client per network: the Ogmios upstream when its URL is set; otherwise the devnet on the embedded
- * demo chain (only there: a PostgreSQL database is db-sync's to write, or at least not ours) unless
- * DEVNET_BLOCK_SECONDS is 0; otherwise the chain database.
- */
-export const NodeClientsLive: Layer.Layer<
-  NodeClients,
-  SqlError | OgmiosUnreachable,
-  AppConfig | ChainDatabases
-> = Layer.scoped(
-  NodeClients,
-  Effect.gen(function* () {
-    const config = yield* AppConfig;
-    const chains = yield* ChainDatabases;
-    const clients = new Map<Network, NodeClient>();
-    for (const network of networks) {
-      const url = config.networks[network].ogmiosUrl;
-      const chain = chains.get(network);
-      const client = Option.isSome(url)
-        ? yield* ogmiosNodeClient(network, url.value)
-        : chain.backend === "pglite" && chain.demoChain && config.devnetBlockSeconds > 0
-        ? yield* phase(
-          `${network} devnet: start (wallets funded and the chain caught up to the clock)`,
-          () => devnetNodeClient(chain, { dataDir: config.dataDir, blockSeconds: config.devnetBlockSeconds }),
-          { network },
-        )
-        : noNodeClient(network, chain.backend === "pglite" && chain.demoChain);
-      yield* Effect.logInfo(`${network}: JSON-RPC node client is ${client.description}`);
-      clients.set(network, client);
-    }
-    return { get: (network: Network) => clients.get(network)! };
-  }),
-);
