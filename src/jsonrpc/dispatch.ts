@@ -4,7 +4,7 @@
  * devnet's too); evaluation and submission go to the network's NodeClient; chain sync to the connection's
  * session. Methods are looked up by their exact, case-sensitive Ogmios name.
  */
-import { Effect, Schema } from "effect";
+import { Effect } from "effect";
 import { NodeClients } from "@layers/node_client.ts";
 import type { Network } from "@schemas/network.ts";
 import { QueryTooBroad } from "@src/domain/errors.ts";
@@ -13,7 +13,7 @@ import { errorReply, type JsonRpcFailure } from "./failures.ts";
 import { isRefused, parseFrame, type Reply, type Request } from "./frame.ts";
 import { ogmiosQueries, unservedOgmiosMethods } from "./ledger_queries.ts";
 import type { MethodProgram, MethodServices } from "./method.ts";
-import { type Params, paramsDecoder, required, withMessage } from "./params.ts";
+import type { Params } from "./params.ts";
 import { MethodNotFound, MethodNotServed, QueryNeedsUpstream } from "./protocol_errors.ts";
 import { blockHeight } from "./methods/block_height.ts";
 import { epoch } from "./methods/epoch.ts";
@@ -24,6 +24,7 @@ import { liveStakeDistribution } from "./methods/stake_distribution.ts";
 import { stakePools } from "./methods/stake_pools.ts";
 import { startTime } from "./methods/start_time.ts";
 import { tipPoint } from "./methods/tip.ts";
+import { evaluateTransaction, submitTransaction } from "./methods/transactions.ts";
 import { utxo } from "./methods/utxo.ts";
 
 /** The queries the chain database answers without an upstream, each by a program of src/programs/ledger/. */
@@ -66,30 +67,6 @@ export const laneOf = (method: string | undefined): Lane =>
     ? "evaluation"
     : "query";
 
-const notCbor = "'transaction.cbor' must be the serialised transaction in hex (base16)";
-const cbor = required(
-  withMessage(
-    Schema.Struct({ cbor: Schema.String.pipe(Schema.pattern(/^(?:[0-9a-fA-F]{2})+$/)) }),
-    () => notCbor,
-  ),
-  notCbor,
-);
-
-/** `{transaction: {cbor}}` (and, to evaluate, an optional `additionalUtxo` array). */
-const submitParams = paramsDecoder(Schema.Struct({
-  transaction: cbor,
-  additionalUtxo: Schema.optional(
-    Schema.Never.annotations({ message: () => "'additionalUtxo' is for evaluation only" }),
-  ),
-}));
-
-const evaluateParams = paramsDecoder(Schema.Struct({
-  transaction: cbor,
-  additionalUtxo: Schema.optional(
-    Schema.Array(Schema.Unknown).annotations({ message: () => "'additionalUtxo' must be an array of UTxO" }),
-  ),
-}));
-
 const program = (
   network: Network,
   request: Request,
@@ -103,24 +80,9 @@ const program = (
     case "nextBlock":
       return session.nextBlock(inFlight);
     case "submitTransaction":
-      return Effect.zipWith(submitParams(params), NodeClients, (p, nodes) => [p, nodes.get(network)] as const)
-        .pipe(
-          Effect.flatMap(([p, node]) => node.submitTransaction({ cbor: p.transaction.cbor.toLowerCase() })),
-        );
+      return submitTransaction(network, params);
     case "evaluateTransaction":
-      return Effect.zipWith(
-        evaluateParams(params),
-        NodeClients,
-        (p, nodes) => [p, nodes.get(network)] as const,
-      )
-        .pipe(
-          Effect.flatMap(([p, node]) =>
-            node.evaluateTransaction({
-              cbor: p.transaction.cbor.toLowerCase(),
-              ...(p.additionalUtxo ? { additionalUtxo: p.additionalUtxo } : {}),
-            })
-          ),
-        );
+      return evaluateTransaction(network, params);
   }
   const unserved = unservedOgmiosMethods.get(method);
   if (unserved) return Effect.fail(new MethodNotServed({ method, reason: unserved }));
