@@ -16,7 +16,7 @@ import { Dependencies, type DependencyBoard } from "./dependencies.ts";
 import { DependencyMonitorLive } from "./dependency_monitor.ts";
 import { ChainClockLive } from "./chain_clock.ts";
 import { ChainTipsLive } from "./chain_tips.ts";
-import { NodeClientsLive } from "./node_client.ts";
+import { NodeClientsLive } from "./node_clients_live.ts";
 import { type BuildGraphqlSchema, makeGraphqlSchemasLive } from "./graphql_schemas.ts";
 import { KeyStoreLive } from "./key_store.ts";
 import { MetricsLive } from "./metrics.ts";

@@ -9,7 +9,7 @@
 import { Effect, Option } from "effect";
 import type { Network } from "@schemas/network.ts";
 import { parseExact, stringify } from "@src/domain/json.ts";
-import type { RpcError } from "@src/jsonrpc/frame.ts";
+import { NodeRejected, type OgmiosError } from "@src/domain/errors.ts";
 import { Dependencies, waitFor } from "./dependencies.ts";
 import type { NodeClient } from "./node_client.ts";
 
@@ -20,9 +20,9 @@ const connectWaitMs = 5_000;
 /** Evaluation of a large script transaction can take seconds upstream; nothing legitimate takes this long. */
 const replyTimeoutMs = 60_000;
 
-type Reply = { readonly result: unknown } | { readonly error: RpcError };
+type Reply = { readonly result: unknown } | { readonly error: OgmiosError };
 
-const lost: RpcError = { code: -32000, message: "Connection with the node lost or failed." };
+const lost: OgmiosError = { code: -32000, message: "Connection with the node lost or failed." };
 
 interface Connection {
   socket: WebSocket | undefined;
@@ -53,7 +53,7 @@ const makePool = (url: string, onOpenCount: (open: number) => void) => {
       for (const wake of waiting) wake();
     };
     socket.onmessage = (event) => {
-      let reply: { id?: unknown; result?: unknown; error?: RpcError };
+      let reply: { id?: unknown; result?: unknown; error?: OgmiosError };
       try {
         reply = parseExact(String(event.data)) as typeof reply;
       } catch {
@@ -173,11 +173,16 @@ export const ogmiosNodeClient = (network: Network, url: string) =>
       { critical: false },
     );
     const relay = (method: string, params: unknown) =>
-      Effect.async<unknown, RpcError>((resume) => {
+      Effect.async<unknown, NodeRejected>((resume) => {
         const cancel = pool.send(
           method,
           params,
-          (reply) => resume("error" in reply ? Effect.fail(reply.error) : Effect.succeed(reply.result)),
+          (reply) =>
+            resume(
+              "error" in reply
+                ? Effect.fail(new NodeRejected({ error: reply.error }))
+                : Effect.succeed(reply.result),
+            ),
         );
         return Effect.sync(cancel);
       });
@@ -187,7 +192,7 @@ export const ogmiosNodeClient = (network: Network, url: string) =>
     });
     return {
       description: `the Ogmios upstream at ${redactedUrl(url)} (${network})`,
-      query: relay,
+      relay,
       evaluateTransaction: (tx) => relay("evaluateTransaction", transaction(tx)),
       submitTransaction: (tx) => relay("submitTransaction", { transaction: { cbor: tx.cbor } }),
     } satisfies NodeClient;

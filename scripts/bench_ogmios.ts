@@ -127,7 +127,8 @@ async function main() {
     stdout: "null",
   }).spawn();
   try {
-    await waitFor(`http://127.0.0.1:${servicePort}/health`);
+    // /ready, not /health: the service answers /health (and 503 to everything else) while it is still starting
+    await waitFor(`http://127.0.0.1:${servicePort}/ready`);
     await waitFor(`http://127.0.0.1:${echoPort}/`);
     const mainnet = `ws://127.0.0.1:${servicePort}/v1/ogmios?apikey=${key}`;
     const preprod = `ws://127.0.0.1:${servicePort}/v1/preprod/ogmios?apikey=${key}`;
@@ -190,14 +191,15 @@ function open(url: string): Promise<WebSocket> {
   });
 }
 
+/** Until `url` answers 200 (any answer for the echo server, whose every answer is 200). */
 async function waitFor(url: string) {
   for (let i = 0; i < 600; i++) {
     try {
-      await (await fetch(url)).body?.cancel();
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 200));
-    }
+      const r = await fetch(url);
+      await r.body?.cancel();
+      if (r.ok) return;
+    } catch { /* not listening yet */ }
+    await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`${url} did not come up`);
 }

@@ -5,13 +5,10 @@
  * FeeTooSmall, ValueNotConserved, InsufficientFunds).
  */
 import { Data } from "effect";
+import type { OgmiosError } from "@src/domain/errors.ts";
 
-/** An Ogmios JSON-RPC error object; lovelace and quantities are bigints (exact JSON numbers on the wire). */
-export interface OgmiosError {
-  readonly code: number;
-  readonly message: string;
-  readonly data?: unknown;
-}
+/** Ogmios' JSON-RPC error object, the one type the JSON-RPC edge sends too. */
+export type { OgmiosError };
 
 /** A transaction the devnet refused, carrying Ogmios' error object. */
 export class LedgerRejection extends Data.TaggedError("LedgerRejection")<{ readonly error: OgmiosError }> {

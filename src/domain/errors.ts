@@ -46,3 +46,34 @@ export const decodedOr = <A>(parameter: string, decoded: Decoded<A>): Effect.Eff
   decoded.ok
     ? Effect.succeed(decoded.value)
     : Effect.fail(new InvalidParameter({ parameter, reason: decoded.reason }));
+
+/**
+ * An error object as Ogmios (and JSON-RPC 2.0) writes it: what an Ogmios upstream or the devnet answers, and
+ * what the JSON-RPC edge sends. Lovelace and quantities in `data` may be bigints (exact JSON numbers on the wire).
+ */
+export interface OgmiosError {
+  readonly code: number;
+  readonly message: string;
+  readonly data?: unknown;
+}
+
+/** A query that would read far too much (e.g. the whole UTxO set), refused whatever answers it. */
+export class QueryTooBroad extends Data.TaggedError("QueryTooBroad")<{ readonly message: string }> {}
+
+/** The chain database lacks a row it should always hold (e.g. db-sync's `meta`), said plainly. */
+export class ChainIncomplete extends Data.TaggedError("ChainIncomplete")<{ readonly message: string }> {}
+
+/** The node (an Ogmios upstream or the devnet) refused the request: its own error, passed on unchanged. */
+export class NodeRejected extends Data.TaggedError("NodeRejected")<{ readonly error: OgmiosError }> {
+  override get message(): string {
+    return this.error.message;
+  }
+}
+
+/** No node is there to take transactions (no Ogmios upstream, no devnet running). */
+export class NodeNotConfigured extends Data.TaggedError("NodeNotConfigured")<{
+  readonly network: Network;
+  readonly action: "evaluated" | "submitted";
+  /** On the embedded demo chain the devnet could take them, were DEVNET_BLOCK_SECONDS above 0. */
+  readonly devnetPossible: boolean;
+}> {}

@@ -11,11 +11,12 @@
  * the cursor were on the client's chain), and the client gets `backward` to it. A batch is used only if its last
  * block still exists after all its statements ran, so no statement saw a half-deleted block.
  */
-import { Effect, Fiber } from "effect";
+import { Effect, Fiber, Schema } from "effect";
 import { ChainDatabases } from "@layers/chain_db.ts";
 import { ChainTips } from "@layers/chain_tips.ts";
 import type { Network } from "@schemas/network.ts";
 import { isHash32 } from "@src/domain/cardano_ids.ts";
+import { stringify } from "@src/domain/json.ts";
 import {
   blockBefore,
   blockExists,
@@ -24,7 +25,10 @@ import {
   type PointRow,
   tipPointRow,
 } from "@src/queries/chain_blocks.ts";
-import { errors, type RpcError } from "./frame.ts";
+import { fromSql } from "@src/domain/errors.ts";
+import type { JsonRpcFailure } from "./failures.ts";
+import { arrayOf, paramsDecoder, required, withMessage } from "./params.ts";
+import { NoIntersection } from "./protocol_errors.ts";
 import { toOgmiosBlocks } from "./ogmios_block.ts";
 
 export type ChainSyncServices = ChainDatabases | ChainTips;
@@ -56,41 +60,28 @@ interface Fetched {
   readonly alive: boolean;
 }
 
-const database = (e: { message: string }) => errors.internal(`chain database: ${e.message}`);
+const point = withMessage(
+  Schema.Union(
+    Schema.Literal("origin"),
+    Schema.Struct({ slot: Schema.NonNegativeInt, id: Schema.String.pipe(Schema.filter(isHash32)) }),
+  ),
+  (p) =>
+    `each point must be "origin" or {slot: <integer>, id: <64 lower-case hex block hash>}; got ${
+      stringify(p).slice(0, 120)
+    }`,
+);
 
-const parsePoints = (params: Readonly<Record<string, unknown>> | undefined): Array<Point> | RpcError => {
-  const points = params?.points;
-  if (!Array.isArray(points) || points.length === 0) {
-    return errors.invalidParams("'points' must be a non-empty array of \"origin\" or {slot, id}");
-  }
-  const parsed: Array<Point> = [];
-  for (const p of points) {
-    if (p === "origin") {
-      parsed.push("origin");
-      continue;
-    }
-    const { slot, id } = (p ?? {}) as { slot?: unknown; id?: unknown };
-    if (
-      typeof slot !== "number" || !Number.isSafeInteger(slot) || slot < 0 || typeof id !== "string" ||
-      !isHash32(id)
-    ) {
-      return errors.invalidParams(
-        `each point must be "origin" or {slot: <integer>, id: <64 lower-case hex block hash>}; got ${
-          JSON.stringify(p)?.slice(0, 120)
-        }`,
-      );
-    }
-    parsed.push({ slot, id });
-  }
-  return parsed;
-};
+const noPoints = "'points' must be a non-empty array of \"origin\" or {slot, id}";
+const pointsParams = paramsDecoder(Schema.Struct({
+  points: required(arrayOf(point, { notArray: noPoints }), noPoints),
+}));
 
 export interface ChainSyncSession {
   readonly findIntersection: (
     params: Readonly<Record<string, unknown>> | undefined,
-  ) => Effect.Effect<unknown, RpcError, ChainSyncServices>;
+  ) => Effect.Effect<unknown, JsonRpcFailure, ChainSyncServices>;
   /** `inFlight`: how many nextBlock requests the client has pipelined (sizes the next batch). */
-  readonly nextBlock: (inFlight: number) => Effect.Effect<unknown, RpcError, ChainSyncServices>;
+  readonly nextBlock: (inFlight: number) => Effect.Effect<unknown, JsonRpcFailure, ChainSyncServices>;
 }
 
 export const makeChainSync = (network: Network): ChainSyncSession => {
@@ -99,8 +90,9 @@ export const makeChainSync = (network: Network): ChainSyncSession => {
   let buffer: Array<Prefetched> = [];
   let batchTip: PointRow | undefined = undefined;
   /** The batch after the buffered blocks, being read while they are served. */
-  let readAhead: Fiber.RuntimeFiber<Fetched, RpcError> | undefined = undefined;
+  let readAhead: Fiber.RuntimeFiber<Fetched, JsonRpcFailure> | undefined = undefined;
 
+  const database = fromSql(network);
   const services = Effect.all([ChainDatabases, ChainTips]).pipe(
     Effect.map(([dbs, tips]) => ({ db: dbs.get(network), watch: tips.get(network) })),
   );
@@ -114,8 +106,7 @@ export const makeChainSync = (network: Network): ChainSyncSession => {
 
   const findIntersection: ChainSyncSession["findIntersection"] = (params) =>
     Effect.gen(function* () {
-      const points = parsePoints(params);
-      if (!Array.isArray(points)) return yield* Effect.fail(points);
+      const { points } = yield* pointsParams(params);
       const { db } = yield* services;
       const hashes = points.flatMap((p) => (p === "origin" ? [] : [p.id]));
       const found = hashes.length > 0 ? yield* Effect.mapError(blocksByHash(db.sql, hashes), database) : [];
@@ -132,11 +123,7 @@ export const makeChainSync = (network: Network): ChainSyncSession => {
         rollBackTo = { point: p };
         return { intersection: p, tip: tipOf(tip) };
       }
-      return yield* Effect.fail<RpcError>({
-        code: 1000,
-        message: "No intersection found.",
-        data: { tip: tipOf(tip) },
-      });
+      return yield* new NoIntersection({ tip: tipOf(tip) });
     });
 
   /** The tip to report with a block: the newest known, never one below the block itself. */

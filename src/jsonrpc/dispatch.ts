@@ -1,15 +1,56 @@
 /**
- * JSON-RPC dispatch: one request in, one reply out, for either transport. Ledger queries, evaluation and
- * submission go to the network's NodeClient; chain sync to the connection's session. Methods are looked up by
- * their exact, case-sensitive Ogmios name.
+ * JSON-RPC dispatch: one request in, one reply out, for either transport. A ledger query goes to the network's
+ * Ogmios upstream when one is configured, else to the local program answering it from the chain database (the
+ * devnet's too); evaluation and submission go to the network's NodeClient; chain sync to the connection's
+ * session. Methods are looked up by their exact, case-sensitive Ogmios name.
  */
 import { Effect } from "effect";
-import { NodeClients, type TransactionParams } from "@layers/node_client.ts";
+import { NodeClients } from "@layers/node_client.ts";
 import type { Network } from "@schemas/network.ts";
+import { QueryTooBroad } from "@src/domain/errors.ts";
 import { type ChainSyncSession, makeChainSync } from "./chain_sync.ts";
-import { errors, isReply, parseFrame, type Reply, type Request, type RpcError } from "./frame.ts";
-import { ogmiosQueries, unboundedUtxoQuery, unservedOgmiosMethods } from "./ledger_queries.ts";
-import type { MethodServices } from "./method.ts";
+import { errorReply, type JsonRpcFailure } from "./failures.ts";
+import { isRefused, parseFrame, type Reply, type Request } from "./frame.ts";
+import { ogmiosQueries, unservedOgmiosMethods } from "./ledger_queries.ts";
+import type { MethodProgram, MethodServices } from "./method.ts";
+import type { Params } from "./params.ts";
+import { MethodNotFound, MethodNotServed, QueryNeedsUpstream } from "./protocol_errors.ts";
+import { blockHeight } from "./methods/block_height.ts";
+import { epoch } from "./methods/epoch.ts";
+import { eraStart, summaries } from "./methods/eras.ts";
+import { protocolParametersMethod } from "./methods/protocol_parameters.ts";
+import { rewardAccountSummaries } from "./methods/reward_accounts.ts";
+import { liveStakeDistribution } from "./methods/stake_distribution.ts";
+import { stakePools } from "./methods/stake_pools.ts";
+import { startTime } from "./methods/start_time.ts";
+import { tipPoint } from "./methods/tip.ts";
+import { evaluateTransaction, submitTransaction } from "./methods/transactions.ts";
+import { utxo } from "./methods/utxo.ts";
+
+/** The queries the chain database answers without an upstream, each by a program of src/programs/ledger/. */
+const localQueries: ReadonlyMap<string, MethodProgram> = new Map([
+  ["queryNetwork/tip", tipPoint],
+  ["queryLedgerState/tip", tipPoint],
+  ["queryNetwork/blockHeight", blockHeight],
+  ["queryNetwork/startTime", startTime],
+  ["queryLedgerState/epoch", epoch],
+  ["queryLedgerState/protocolParameters", protocolParametersMethod],
+  ["queryLedgerState/utxo", utxo],
+  ["queryLedgerState/stakePools", stakePools],
+  ["queryLedgerState/eraSummaries", summaries],
+  ["queryLedgerState/eraStart", eraStart],
+  ["queryLedgerState/liveStakeDistribution", liveStakeDistribution],
+  ["queryLedgerState/rewardAccountSummaries", rewardAccountSummaries],
+]);
+
+/** A UTxO query without a filter would mean the whole UTxO set: refused whoever would answer it. */
+const tooBroad = (method: string, params: Params): QueryTooBroad | undefined =>
+  method === "queryLedgerState/utxo" && params?.addresses === undefined &&
+    params?.outputReferences === undefined
+    ? new QueryTooBroad({
+      message: "give 'addresses' or 'outputReferences': querying the whole UTxO set is not supported",
+    })
+    : undefined;
 
 /**
  * Ogmios' mini-protocols: replies keep request order within one, while one may wait (a `nextBlock` at the tip)
@@ -26,32 +67,12 @@ export const laneOf = (method: string | undefined): Lane =>
     ? "evaluation"
     : "query";
 
-const hexPattern = /^(?:[0-9a-fA-F]{2})+$/;
-
-/** `{transaction: {cbor}}` (and, to evaluate, an optional `additionalUtxo` array). */
-const transactionParams = (
-  params: Readonly<Record<string, unknown>> | undefined,
-  evaluation: boolean,
-): TransactionParams | RpcError => {
-  const cbor = (params?.transaction as { cbor?: unknown } | undefined)?.cbor;
-  if (typeof cbor !== "string" || !hexPattern.test(cbor)) {
-    return errors.invalidParams("'transaction.cbor' must be the serialised transaction in hex (base16)");
-  }
-  const additionalUtxo = params?.additionalUtxo;
-  if (additionalUtxo !== undefined && (!evaluation || !Array.isArray(additionalUtxo))) {
-    return errors.invalidParams(
-      evaluation ? "'additionalUtxo' must be an array of UTxO" : "'additionalUtxo' is for evaluation only",
-    );
-  }
-  return { cbor: cbor.toLowerCase(), ...(additionalUtxo ? { additionalUtxo } : {}) };
-};
-
 const program = (
   network: Network,
   request: Request,
   session: ChainSyncSession,
   inFlight: number,
-): Effect.Effect<unknown, RpcError, MethodServices> => {
+): Effect.Effect<unknown, JsonRpcFailure, MethodServices> => {
   const { method, params } = request;
   switch (method) {
     case "findIntersection":
@@ -59,24 +80,21 @@ const program = (
     case "nextBlock":
       return session.nextBlock(inFlight);
     case "submitTransaction":
-    case "evaluateTransaction": {
-      const tx = transactionParams(params, method === "evaluateTransaction");
-      if ("code" in tx) return Effect.fail(tx);
-      return Effect.flatMap(NodeClients, (nodes) => {
-        const node = nodes.get(network);
-        return method === "submitTransaction" ? node.submitTransaction(tx) : node.evaluateTransaction(tx);
-      });
-    }
+      return submitTransaction(network, params);
+    case "evaluateTransaction":
+      return evaluateTransaction(network, params);
   }
   const unserved = unservedOgmiosMethods.get(method);
-  if (unserved) return Effect.fail({ code: -32601, message: `Method not available: ${method} ${unserved}` });
-  if (!ogmiosQueries.has(method)) return Effect.fail(errors.methodNotFound(method));
-  if (unboundedUtxoQuery(method, params)) {
-    return Effect.fail(errors.invalidParams(
-      "give 'addresses' or 'outputReferences': querying the whole UTxO set is not supported",
-    ));
-  }
-  return Effect.flatMap(NodeClients, (nodes) => nodes.get(network).query(method, params));
+  if (unserved) return Effect.fail(new MethodNotServed({ method, reason: unserved }));
+  if (!ogmiosQueries.has(method)) return Effect.fail(new MethodNotFound({ method }));
+  const refused = tooBroad(method, params);
+  if (refused) return Effect.fail(refused);
+  return Effect.flatMap(NodeClients, (nodes) => {
+    const relay = nodes.get(network).relay;
+    if (relay) return relay(method, params);
+    const local = localQueries.get(method);
+    return local ? local(network, params) : Effect.fail(new QueryNeedsUpstream({ method, network }));
+  });
 };
 
 /**
@@ -91,11 +109,13 @@ export const run = (
 ): Effect.Effect<Reply, never, MethodServices> =>
   program(network, request, session, inFlight).pipe(
     Effect.map((result): Reply => ({ method: request.method, id: request.id, result })),
-    Effect.catchAll((error) => Effect.succeed<Reply>({ method: request.method, id: request.id, error })),
+    Effect.catchAll((failure) => Effect.succeed(errorReply(request.method, request.id, failure))),
   );
 
 /** Parses then runs one frame on its own (HTTP: a fresh chain-sync session, at the origin, per request). */
 export const dispatch = (network: Network, text: string): Effect.Effect<Reply, never, MethodServices> => {
   const parsed = parseFrame(text);
-  return isReply(parsed) ? Effect.succeed(parsed) : run(network, parsed, makeChainSync(network));
+  return isRefused(parsed)
+    ? Effect.succeed(errorReply(parsed.method, parsed.id, parsed.failure))
+    : run(network, parsed, makeChainSync(network));
 };

@@ -5,7 +5,9 @@
  * An `id` or `method` too long to be a real one is refused (-32600) and not echoed, so a frame cannot make the
  * service write its own bulk back.
  */
+import type { OgmiosError } from "@src/domain/errors.ts";
 import { parseExact, stringify } from "@src/domain/json.ts";
+import { InvalidParams, InvalidRequest, ParseError } from "./protocol_errors.ts";
 
 export type JsonRpcId = unknown;
 
@@ -15,39 +17,24 @@ export interface Request {
   readonly id: JsonRpcId;
 }
 
-export interface RpcError {
-  readonly code: number;
-  readonly message: string;
-  readonly data?: unknown;
-}
-
 export type Reply =
   | { readonly method: string | undefined; readonly id: JsonRpcId; readonly result: unknown }
-  | { readonly method: string | undefined; readonly id: JsonRpcId; readonly error: RpcError };
+  | { readonly method: string | undefined; readonly id: JsonRpcId; readonly error: OgmiosError };
 
-export const errors = {
-  parse: (detail: string): RpcError => ({
-    code: -32700,
-    message: `Parse error: invalid JSON received (${detail})`,
-  }),
-  invalidRequest: (detail: string): RpcError => ({ code: -32600, message: `Invalid request: ${detail}` }),
-  methodNotFound: (method: string): RpcError => ({
-    code: -32601,
-    message: `Method not found: '${method}' (method names are case-sensitive, e.g. queryNetwork/tip)`,
-  }),
-  invalidParams: (detail: string): RpcError => ({ code: -32602, message: `Invalid params: ${detail}` }),
-  rateLimited: (retryAfterMs: number, remaining: number): RpcError => ({
-    code: -32029,
-    message: "Rate limit exceeded. Please slow down.",
-    data: { retryAfter: retryAfterMs, remaining },
-  }),
-  internal: (detail: string): RpcError => ({ code: -32603, message: `Internal error: ${detail}` }),
-} as const;
+/** A frame refused before it ran: why, with its method and id as far as they could be read. */
+export interface Refused {
+  readonly method: string | undefined;
+  readonly id: JsonRpcId;
+  readonly failure: ParseError | InvalidRequest | InvalidParams;
+}
 
 /** Far above the npm client's `{"requestId":"<16 characters>"}` or any counter or UUID. */
 export const maxIdLength = 1024;
 /** Ogmios' longest method name is under 40 characters. */
 export const maxMethodLength = 128;
+
+const invalidRequest = (detail: string) => new InvalidRequest({ detail });
+const invalidParams = (detail: string) => new InvalidParams({ detail });
 
 const idTooLong = (id: unknown): boolean => {
   try {
@@ -57,8 +44,8 @@ const idTooLong = (id: unknown): boolean => {
   }
 };
 
-/** Parses one frame: a request, or the error reply it deserves (with the id when it could be read). */
-export const parseFrame = (text: string): Request | Reply => {
+/** Parses one frame: a request, or why it is refused (with the id when it could be read). */
+export const parseFrame = (text: string): Request | Refused => {
   let value: unknown;
   try {
     value = parseExact(text);
@@ -66,14 +53,14 @@ export const parseFrame = (text: string): Request | Reply => {
     return {
       method: undefined,
       id: null,
-      error: errors.parse(e instanceof Error ? e.message : "unreadable"),
+      failure: new ParseError({ detail: e instanceof Error ? e.message : "unreadable" }),
     };
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     return {
       method: undefined,
       id: null,
-      error: errors.invalidRequest(
+      failure: invalidRequest(
         Array.isArray(value)
           ? "batches are not supported; send one JSON object per frame"
           : "must be a JSON object",
@@ -85,7 +72,7 @@ export const parseFrame = (text: string): Request | Reply => {
     return {
       method: undefined,
       id: null,
-      error: errors.invalidRequest(`'id' must be at most ${maxIdLength} characters of JSON`),
+      failure: invalidRequest(`'id' must be at most ${maxIdLength} characters of JSON`),
     };
   }
   const id = "id" in frame ? frame.id : null;
@@ -93,24 +80,24 @@ export const parseFrame = (text: string): Request | Reply => {
     return {
       method: undefined,
       id,
-      error: errors.invalidRequest(`'method' must be at most ${maxMethodLength} characters`),
+      failure: invalidRequest(`'method' must be at most ${maxMethodLength} characters`),
     };
   }
   const method = typeof frame.method === "string" ? frame.method : undefined;
   if (frame.jsonrpc !== "2.0") {
-    return { method, id, error: errors.invalidRequest(`'jsonrpc' must be "2.0"`) };
+    return { method, id, failure: invalidRequest(`'jsonrpc' must be "2.0"`) };
   }
   if (method === undefined) {
-    return { method: undefined, id, error: errors.invalidRequest("'method' must be a string") };
+    return { method: undefined, id, failure: invalidRequest("'method' must be a string") };
   }
   const params = frame.params;
   if (params !== undefined && (params === null || typeof params !== "object" || Array.isArray(params))) {
-    return { method, id, error: errors.invalidParams("'params' must be an object when present") };
+    return { method, id, failure: invalidParams("'params' must be an object when present") };
   }
   return { method, params: params as Record<string, unknown> | undefined, id };
 };
 
-export const isReply = (r: Request | Reply): r is Reply => "error" in r || "result" in r;
+export const isRefused = (r: Request | Refused): r is Refused => "failure" in r;
 
 export const encodeReply = (reply: Reply): string =>
   stringify({

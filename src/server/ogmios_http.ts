@@ -12,7 +12,9 @@ import type { MethodServices } from "@src/jsonrpc/method.ts";
 import type { Network } from "@schemas/network.ts";
 import { makeChainSync } from "@src/jsonrpc/chain_sync.ts";
 import { run } from "@src/jsonrpc/dispatch.ts";
-import { encodeReply, errors, isReply, parseFrame } from "@src/jsonrpc/frame.ts";
+import { encodeReply, isRefused, parseFrame } from "@src/jsonrpc/frame.ts";
+import { errorReply } from "@src/jsonrpc/failures.ts";
+import { AccessRefused, BodyTooLarge, RateLimited } from "@src/jsonrpc/protocol_errors.ts";
 import { readBody, tooLargeMessage } from "./request_body.ts";
 
 /** Completes when the client disconnects before its answer (the request's signal aborts). */
@@ -37,11 +39,13 @@ export const ogmiosHttp = (
   Effect.gen(function* () {
     const body = yield* readBody(request, maxBodyBytes);
     if (body._tag === "TooLarge") {
-      const error = errors.invalidRequest(tooLargeMessage(body.limit));
-      return reply(encodeReply({ method: undefined, id: null, error }), 413);
+      const tooLarge = new BodyTooLarge({ detail: tooLargeMessage(body.limit) });
+      return reply(encodeReply(errorReply(undefined, null, tooLarge)), 413);
     }
     const parsed = parseFrame(body.text);
-    if (isReply(parsed)) return reply(encodeReply(parsed), 400);
+    if (isRefused(parsed)) {
+      return reply(encodeReply(errorReply(parsed.method, parsed.id, parsed.failure)), 400);
+    }
     if (parsed.method === "submitTransaction") {
       const denied = yield* access.authorize(secret, "ogmios", "submission").pipe(
         Effect.as(undefined),
@@ -49,10 +53,14 @@ export const ogmiosHttp = (
         Effect.catchTag("DatabaseUnavailable", () => Effect.succeed(undefined)),
       );
       if (denied) {
-        const error = denied.limit
-          ? { ...errors.rateLimited(denied.limit.resetMs, denied.limit.remaining), message: denied.message }
-          : { code: -32000 - denied.status, message: denied.message };
-        return reply(encodeReply({ method: parsed.method, id: parsed.id, error }), denied.status);
+        const failure = denied.limit
+          ? new RateLimited({
+            retryAfterMs: denied.limit.resetMs,
+            remaining: denied.limit.remaining,
+            reason: denied.message,
+          })
+          : new AccessRefused({ status: denied.status, message: denied.message });
+        return reply(encodeReply(errorReply(parsed.method, parsed.id, failure)), denied.status);
       }
     }
     const program = run(network, parsed, makeChainSync(network));

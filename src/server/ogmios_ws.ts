@@ -17,12 +17,14 @@ import { makeChainSync } from "@src/jsonrpc/chain_sync.ts";
 import { type Lane, laneOf, run as runRequest } from "@src/jsonrpc/dispatch.ts";
 import {
   encodeReply,
-  errors,
-  isReply,
+  isRefused,
   parseFrame,
+  type Refused,
   type Reply,
   type Request as RpcRequest,
 } from "@src/jsonrpc/frame.ts";
+import { errorReply } from "@src/jsonrpc/failures.ts";
+import { AccessRefused, InvalidRequest, RateLimited } from "@src/jsonrpc/protocol_errors.ts";
 import type { MethodServices } from "@src/jsonrpc/method.ts";
 
 export interface WebSocketContext {
@@ -106,11 +108,11 @@ export const ogmiosWebSocket = (ctx: WebSocketContext): Response => {
     void ctx.run(ctx.access.charge(key));
   };
 
-  const handle = async (parsed: RpcRequest | Reply, lane: Lane) => {
+  const handle = async (parsed: RpcRequest | Refused, lane: Lane) => {
     const { method, id } = parsed;
     const interruptible = lane === "chainSync" || lane === "submission";
     if (interruptible && socket.readyState !== WebSocket.OPEN) return;
-    const spend = lane === "submission" && !isReply(parsed) ? "submission" : "request";
+    const spend = lane === "submission" && !isRefused(parsed) ? "submission" : "request";
     const decision = ctx.access.authorizeNow(ctx.secret, "ogmios", spend, Date.now()) ??
       await ctx.run(
         ctx.access.authorize(ctx.secret, "ogmios", spend).pipe(
@@ -120,18 +122,21 @@ export const ogmiosWebSocket = (ctx: WebSocketContext): Response => {
       );
     if (decision instanceof AccessDenied) {
       if (decision.status === 429 && decision.limit) {
-        const error = errors.rateLimited(decision.limit.resetMs, decision.limit.remaining);
-        return send({
+        return send(errorReply(
           method,
           id,
-          error: decision.limit.exceeded === "submissions" ? { ...error, message: decision.message } : error,
-        });
+          new RateLimited({
+            retryAfterMs: decision.limit.resetMs,
+            remaining: decision.limit.remaining,
+            ...(decision.limit.exceeded === "submissions" ? { reason: decision.message } : {}),
+          }),
+        ));
       }
-      send({ method, id, error: { code: -32000 - decision.status, message: decision.message } });
+      send(errorReply(method, id, new AccessRefused({ status: decision.status, message: decision.message })));
       return socket.close(closeRevoked, decision.message);
     }
     if (decision) key = decision.key;
-    if (isReply(parsed)) return send(parsed);
+    if (isRefused(parsed)) return send(errorReply(method, id, parsed.failure));
     const program = runRequest(ctx.network, parsed, session, chainSyncWaiting);
     // requests that may wait indefinitely end with the connection; the others end on their own
     const reply = await ctx.run(interruptible ? Effect.raceFirst(program, Deferred.await(closed)) : program);
@@ -142,10 +147,10 @@ export const ogmiosWebSocket = (ctx: WebSocketContext): Response => {
     if (exceeds(event.data, ctx.maxMessageBytes)) {
       return socket.close(closeTooBig, `message larger than the limit of ${ctx.maxMessageBytes} bytes`);
     }
-    const parsed = typeof event.data === "string" ? parseFrame(event.data) : {
+    const parsed: RpcRequest | Refused = typeof event.data === "string" ? parseFrame(event.data) : {
       method: undefined,
       id: null,
-      error: errors.invalidRequest("binary frames are not supported; send JSON text"),
+      failure: new InvalidRequest({ detail: "binary frames are not supported; send JSON text" }),
     };
     const lane = laneOf(parsed.method);
     if (lane === "chainSync") chainSyncWaiting++;

@@ -1,7 +1,7 @@
-/** `queryNetwork/blockHeight`: the tip's block number (as ChainTips last polled it), or "origin" on an empty chain. */
+/** `queryNetwork/blockHeight`: the tip's block number, or "origin" on an empty chain. */
 import { Effect } from "effect";
-import { ChainTips } from "@layers/chain_tips.ts";
+import { ledgerTip } from "@src/programs/ledger/tip.ts";
 import type { MethodProgram } from "../method.ts";
 
 export const blockHeight: MethodProgram = (network) =>
-  Effect.map(ChainTips, (tips) => tips.get(network).current()?.height ?? "origin");
+  Effect.map(ledgerTip(network), (t) => t?.height ?? "origin");

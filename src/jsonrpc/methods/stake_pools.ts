@@ -2,13 +2,14 @@
  * `queryLedgerState/stakePools`: registered stake pools (optionally only `stakePools: [{id}]`, and with
  * `includeStake` the stake active this epoch) in Ogmios' StakePoolView shape, keyed by pool id.
  */
-import { Effect } from "effect";
-import { ChainDatabases } from "@layers/chain_db.ts";
+import { Effect, Either, Schema } from "effect";
+import type { Network } from "@schemas/network.ts";
 import { decodePoolId } from "@src/domain/cardano_ids.ts";
 import { toRatio } from "@src/domain/ratio.ts";
-import { type StakePoolRow, stakePools as query } from "@src/queries/stake_pools.ts";
+import type { StakePoolRow } from "@src/queries/stake_pools.ts";
+import { registeredStakePools } from "@src/programs/ledger/stake_pools.ts";
 import type { MethodProgram } from "../method.ts";
-import { errors } from "../frame.ts";
+import { arrayOf, checked, paramsDecoder } from "../params.ts";
 
 const ada = (lovelace: string) => ({ ada: { lovelace: BigInt(lovelace) } });
 
@@ -32,34 +33,45 @@ export const toStakePoolView = (p: StakePoolRow) => ({
   ...(p.stake === null ? {} : { stake: ada(p.stake) }),
 });
 
-export const stakePools: MethodProgram = (network, params) =>
-  Effect.gen(function* () {
-    const includeStake = params?.includeStake ?? false;
-    if (typeof includeStake !== "boolean") {
-      return yield* Effect.fail(errors.invalidParams("'includeStake' must be a boolean"));
-    }
-    let hashes: Array<string> | null = null;
-    if (params?.stakePools !== undefined) {
-      if (!Array.isArray(params.stakePools)) {
-        return yield* Effect.fail(errors.invalidParams("'stakePools' must be an array of {id: pool1...}"));
-      }
-      hashes = [];
-      for (const entry of params.stakePools) {
-        const id = (entry as { id?: unknown })?.id;
-        const decoded = typeof id === "string" ? decodePoolId(id, network) : undefined;
-        if (!decoded?.ok) {
-          return yield* Effect.fail(errors.invalidParams(
-            `stake pool id ${JSON.stringify(id)} ${
-              decoded && !decoded.ok ? decoded.reason : "must be a bech32 pool id"
-            }`,
-          ));
-        }
-        hashes.push(decoded.value.hash);
-      }
-    }
-    const db = (yield* ChainDatabases).get(network);
-    const rows = yield* query(db.sql, { hashes, includeStake }).pipe(
-      Effect.mapError((e) => errors.internal(`chain database: ${e.message}`)),
+/** A pool id (bech32 pool1…, or pool_test1… on preprod), as the pool's key hash. */
+const poolId = (network: Network) =>
+  checked((id) => {
+    const decoded = typeof id === "string" ? decodePoolId(id, network) : undefined;
+    return decoded?.ok ? Either.right(decoded.value.hash) : Either.left(
+      `stake pool id ${JSON.stringify(id)} ${
+        decoded && !decoded.ok ? decoded.reason : "must be a bech32 pool id"
+      }`,
     );
-    return Object.fromEntries(rows.map((p) => [p.id, toStakePoolView(p)]));
   });
+
+/** `{id}`; an entry that is no object, or has no id, has an undefined id. */
+const noId = "stake pool id undefined must be a bech32 pool id";
+const poolEntry = (network: Network) =>
+  Schema.Struct({ id: Schema.propertySignature(poolId(network)).annotations({ missingMessage: () => noId }) })
+    .annotations({ message: () => noId });
+
+const paramsFor = (network: Network) =>
+  paramsDecoder(Schema.Struct({
+    includeStake: Schema.optionalWith(
+      Schema.Boolean.annotations({ message: () => "'includeStake' must be a boolean" }),
+      { default: () => false, nullable: true },
+    ),
+    stakePools: Schema.optional(arrayOf(
+      Schema.transform(poolEntry(network), Schema.String, {
+        strict: true,
+        decode: (entry) => entry.id,
+        encode: (id) => ({ id }),
+      }),
+      { notArray: "'stakePools' must be an array of {id: pool1...}", allowEmpty: true },
+    )),
+  }));
+
+const params = { mainnet: paramsFor("mainnet"), preprod: paramsFor("preprod") };
+
+export const stakePools: MethodProgram = (network, raw) =>
+  params[network](raw).pipe(
+    Effect.flatMap((p) =>
+      registeredStakePools(network, { hashes: p.stakePools ?? null, includeStake: p.includeStake })
+    ),
+    Effect.map((rows) => Object.fromEntries(rows.map((p) => [p.id, toStakePoolView(p)]))),
+  );

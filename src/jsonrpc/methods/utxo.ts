@@ -1,72 +1,76 @@
 /**
  * `queryLedgerState/utxo` by `addresses` (bech32 or Byron base58, of this network) or by `outputReferences`, in
- * Ogmios' Utxo shape. No filter would mean the whole UTxO set: refused with -32602, as are hex addresses,
- * addresses of the other network and malformed references. Amounts are exact (bigint) JSON numbers.
+ * Ogmios' Utxo shape. No filter would mean the whole UTxO set, which dispatch refuses (-32602); hex addresses,
+ * addresses of the other network and malformed references are refused here (-32602). Amounts are exact (bigint)
+ * JSON numbers.
  */
-import { Effect } from "effect";
-import { ChainDatabases } from "@layers/chain_db.ts";
+import { Effect, Either, Schema } from "effect";
+import type { Network } from "@schemas/network.ts";
 import { decodeAddress, isHash32 } from "@src/domain/cardano_ids.ts";
-import { unspentOutputs, type UtxoFilter, type UtxoRow } from "@src/queries/utxo.ts";
+import type { UtxoFilter, UtxoRow } from "@src/queries/utxo.ts";
+import { unspentOutputsOf } from "@src/programs/ledger/utxo.ts";
 import type { MethodProgram } from "../method.ts";
-import { errors, type RpcError } from "../frame.ts";
+import { arrayOf, checked, type Params, paramsDecoder, required, withMessage } from "../params.ts";
+import type { InvalidParams } from "../protocol_errors.ts";
 
 const maxFilter = 1_000;
 
-const parseFilter = (
-  network: "mainnet" | "preprod",
-  params: Readonly<Record<string, unknown>> | undefined,
-): UtxoFilter | RpcError => {
-  const addresses = params?.addresses;
-  const references = params?.outputReferences;
-  if (addresses === undefined && references === undefined) {
-    return errors.invalidParams(
-      "give 'addresses' or 'outputReferences': querying the whole UTxO set is not supported",
-    );
-  }
-  if (addresses !== undefined) {
-    if (!Array.isArray(addresses) || addresses.length === 0) {
-      return errors.invalidParams("'addresses' must be a non-empty array of addresses");
+const address = (network: Network) =>
+  checked((a) => {
+    if (typeof a !== "string") return Either.left("'addresses' must hold strings");
+    if (/^[0-9a-f]+$/i.test(a) && a.length >= 58) {
+      return Either.left(`address ${a.slice(0, 16)}… is hex; give it in bech32 (addr…) or Base58 (Byron)`);
     }
-    if (addresses.length > maxFilter) return errors.invalidParams(`at most ${maxFilter} addresses per query`);
-    const decoded: Array<string> = [];
-    for (const a of addresses) {
-      if (typeof a !== "string") return errors.invalidParams("'addresses' must hold strings");
-      if (/^[0-9a-f]+$/i.test(a) && a.length >= 58) {
-        return errors.invalidParams(
-          `address ${a.slice(0, 16)}… is hex; give it in bech32 (addr…) or Base58 (Byron)`,
-        );
-      }
-      const d = decodeAddress(a, network);
-      if (!d.ok) return errors.invalidParams(`address ${a} ${d.reason}`);
-      if (d.value.type === "reward") {
-        return errors.invalidParams(`address ${a} is a stake address, which holds no UTxO`);
-      }
-      decoded.push(d.value.text);
-    }
-    return { addresses: decoded };
-  }
-  if (!Array.isArray(references) || references.length === 0) {
-    return errors.invalidParams("'outputReferences' must be a non-empty array of {transaction: {id}, index}");
-  }
-  if (references.length > maxFilter) {
-    return errors.invalidParams(`at most ${maxFilter} output references per query`);
-  }
-  const refs: Array<{ txHash: string; index: number }> = [];
-  for (const r of references) {
-    const id = (r as { transaction?: { id?: unknown } })?.transaction?.id;
-    const index = (r as { index?: unknown })?.index;
-    if (
-      typeof id !== "string" || !isHash32(id) || typeof index !== "number" || !Number.isInteger(index) ||
-      index < 0 || index > 65_535
-    ) {
-      return errors.invalidParams(
-        "each output reference must be {transaction: {id: <64 lower-case hex>}, index: <integer 0..65535>}",
-      );
-    }
-    refs.push({ txHash: id, index });
-  }
-  return { references: refs };
-};
+    const d = decodeAddress(a, network);
+    if (!d.ok) return Either.left(`address ${a} ${d.reason}`);
+    if (d.value.type === "reward") return Either.left(`address ${a} is a stake address, which holds no UTxO`);
+    return Either.right(d.value.text);
+  });
+
+const outputReference = withMessage(
+  Schema.Struct({
+    transaction: Schema.Struct({ id: Schema.String.pipe(Schema.filter(isHash32)) }),
+    index: Schema.Int.pipe(Schema.between(0, 65_535)),
+  }),
+  () => "each output reference must be {transaction: {id: <64 lower-case hex>}, index: <integer 0..65535>}",
+);
+
+const noAddresses = "'addresses' must be a non-empty array of addresses";
+const noReferences = "'outputReferences' must be a non-empty array of {transaction: {id}, index}";
+
+const byAddresses = (network: Network) =>
+  paramsDecoder(Schema.Struct({
+    addresses: required(
+      arrayOf(address(network), {
+        notArray: noAddresses,
+        max: { count: maxFilter, message: `at most ${maxFilter} addresses per query` },
+      }),
+      noAddresses,
+    ),
+  }));
+
+const byReferences = paramsDecoder(Schema.Struct({
+  outputReferences: required(
+    arrayOf(outputReference, {
+      notArray: noReferences,
+      max: { count: maxFilter, message: `at most ${maxFilter} output references per query` },
+    }),
+    noReferences,
+  ),
+}));
+
+const addressFilters = { mainnet: byAddresses("mainnet"), preprod: byAddresses("preprod") };
+
+/**
+ * By `addresses` when given (even with `outputReferences`), else by `outputReferences`. A query with neither
+ * never gets here (dispatch refuses it as too broad).
+ */
+const filterOf = (network: Network, params: Params): Effect.Effect<UtxoFilter, InvalidParams> =>
+  params?.addresses !== undefined
+    ? Effect.map(addressFilters[network](params), (p) => ({ addresses: p.addresses }))
+    : Effect.map(byReferences(params), (p) => ({
+      references: p.outputReferences.map((r) => ({ txHash: r.transaction.id, index: r.index })),
+    }));
 
 /** db-sync's native-script JSON (cardano-node's) in Ogmios' clause form. */
 const nativeClause = (s: unknown): unknown => {
@@ -127,12 +131,7 @@ export const toOgmiosUtxo = (row: UtxoRow) => {
 };
 
 export const utxo: MethodProgram = (network, params) =>
-  Effect.gen(function* () {
-    const filter = parseFilter(network, params);
-    if ("code" in filter) return yield* Effect.fail(filter);
-    const db = (yield* ChainDatabases).get(network);
-    const rows = yield* unspentOutputs(db.sql, filter, db.dbSync.spentTracking).pipe(
-      Effect.mapError((e) => errors.internal(`chain database: ${e.message}`)),
-    );
-    return rows.map(toOgmiosUtxo);
-  });
+  filterOf(network, params).pipe(
+    Effect.flatMap((filter) => unspentOutputsOf(network, filter)),
+    Effect.map((rows) => rows.map(toOgmiosUtxo)),
+  );
