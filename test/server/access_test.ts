@@ -97,7 +97,10 @@ Deno.test({
         );
         const r403 = await call(service.base, { key: k.key });
         assert.deepEqual(r403.body, { error: { code: 403, message: "API key is inactive" } });
-        assert.equal((await keysCli(env, "activate", String(k.id))).code, 0);
+        {
+          const activated = await keysCli(env, "activate", String(k.id));
+          assert.equal(activated.code, 0, JSON.stringify(activated));
+        }
         await within(1000, async () => (await call(service.base, { key: k.key })).status === 200);
         const rotated = await keysCli(env, "rotate", String(k.id));
         assert.equal(rotated.code, 0);
