@@ -45,6 +45,10 @@ export interface AppConfigShape {
   readonly metricsToken: Option.Option<Redacted.Redacted<string>>;
   /** When set, /metrics is served without a token by a listener of its own on this port (at HOST). */
   readonly metricsPort: Option.Option<number>;
+  /** The address people reach the service at (`https://api.example`), for links in mails; none = unknown. */
+  readonly publicUrl: Option.Option<string>;
+  /** Whether the dashboard's session cookie is `Secure`: PUBLIC_URL is https://, or COOKIE_SECURE=true. */
+  readonly cookieSecure: boolean;
 }
 
 /** `*` (any origin) or the exact origins allowed; empty = no CORS headers at all. */
@@ -268,6 +272,24 @@ const metricsPort = Config.string("METRICS_PORT").pipe(
   }),
 );
 
+/** Where the service is reached: a bare origin with an optional path (no query), trailing slash dropped. */
+const publicUrl = Config.map(
+  optionalUrl("PUBLIC_URL", ["http:", "https:"]),
+  Option.map((u) => u.replace(/\/+$/, "")),
+);
+
+/** Unset: follow PUBLIC_URL. Behind a TLS-terminating proxy without PUBLIC_URL, the operator says so here. */
+const cookieSecureFlag = Config.string("COOKIE_SECURE").pipe(
+  Config.withDefault(""),
+  Config.mapOrFail((text): Either.Either<boolean | undefined, ConfigError.ConfigError> => {
+    const t = text.trim().toLowerCase();
+    if (t === "") return Either.right(undefined);
+    if (t === "true" || t === "1") return Either.right(true);
+    if (t === "false" || t === "0") return Either.right(false);
+    return Either.left(invalid("COOKIE_SECURE", `expected true or false, got "${text}"`));
+  }),
+);
+
 const settings = Config.all({
   port,
   host,
@@ -288,6 +310,8 @@ const settings = Config.all({
   metricsToken,
   metricsPort,
   priceUrl: optionalUrl("PRICE_URL", ["http:", "https:"]),
+  publicUrl,
+  cookieSecureFlag,
   poolId: Config.string("POOL_ID").pipe(
     Config.withDefault(""),
     Config.mapOrFail((text) =>
@@ -302,10 +326,14 @@ const settings = Config.all({
 
 export const appConfig: Config.Config<AppConfigShape> = Config.mapOrFail(
   settings,
-  (c) =>
+  ({ cookieSecureFlag, ...c }) =>
     Option.isSome(c.metricsPort) && c.metricsPort.value === c.port && c.port !== 0
       ? Either.left(invalid("METRICS_PORT", `must differ from PORT (${c.port}): it is a listener of its own`))
-      : Either.right(c),
+      : Either.right({
+        ...c,
+        cookieSecure: cookieSecureFlag ??
+          Option.exists(c.publicUrl, (u) => u.startsWith("https://")),
+      }),
 );
 
 /** Renders a ConfigError as one line per failing variable: `PORT: expected an integer ...`. */
