@@ -71,6 +71,7 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .card .label { color: #5f5f5f; font-size: .92em; }
 figure.chart { margin: 1em 0; }
 figure.chart svg { width: 100%; height: auto; display: block; }
+figure.chart svg.chart-narrow { display: none; }
 figure.chart figcaption { font-weight: 600; margin-bottom: .3em; }
 .legend { display: flex; flex-wrap: wrap; gap: .3em 1.2em; list-style: none; padding: 0; margin: .5em 0; font-size: .92em; }
 .legend li { display: inline-flex; align-items: center; gap: .4em; }
@@ -94,6 +95,8 @@ footer.site { max-width: 64em; margin: 0 auto; padding: 1em; color: #5f5f5f; fon
   dl.facts { grid-template-columns: 1fr; gap: 0; }
   dl.facts dd { margin-bottom: .5em; }
   .table-scroll { overflow-x: auto; }
+  figure.chart svg.chart-wide { display: none; }
+  figure.chart svg.chart-narrow { display: block; }
 }
 @media print { header.site nav, .actions { display: none; } }
 `;
