@@ -7,7 +7,7 @@ import type { DashboardFailure } from "./failures.ts";
 import type { AccountView, KeyView, Tier, UsageView } from "./views.ts";
 
 export interface SessionInfo {
-  readonly accountId: string;
+  readonly accountId: number;
   readonly account: AccountView;
   readonly csrfToken: string;
 }
@@ -42,16 +42,16 @@ export interface DashboardAccounts<R> {
   readonly requestPasswordReset: (email: string) => Fx<void, R>;
   readonly resetPassword: (token: string, password: string) => Fx<void, R>;
   readonly confirmEmail: (token: string) => Fx<void, R>;
-  readonly changePassword: (accountId: string, current: string, next: string) => Fx<void, R>;
-  readonly deleteAccount: (accountId: string, password: string) => Fx<void, R>;
-  readonly listKeys: (accountId: string) => Fx<ReadonlyArray<KeyView>, R>;
-  readonly getKey: (accountId: string, keyId: number) => Fx<KeyView, R>;
-  readonly createKey: (accountId: string, input: KeyInput) => Fx<SecretOnce, R>;
-  readonly renameKey: (accountId: string, keyId: number, name: string) => Fx<void, R>;
-  readonly rotateKey: (accountId: string, keyId: number) => Fx<SecretOnce, R>;
-  readonly setKeyActive: (accountId: string, keyId: number, active: boolean) => Fx<void, R>;
-  readonly revokeKey: (accountId: string, keyId: number) => Fx<void, R>;
-  readonly usage: (accountId: string, keyId?: number) => Fx<UsageView, R>;
+  readonly changePassword: (accountId: number, current: string, next: string) => Fx<void, R>;
+  readonly deleteAccount: (accountId: number, password: string) => Fx<void, R>;
+  readonly listKeys: (accountId: number) => Fx<ReadonlyArray<KeyView>, R>;
+  readonly getKey: (accountId: number, keyId: number) => Fx<KeyView, R>;
+  readonly createKey: (accountId: number, input: KeyInput) => Fx<SecretOnce, R>;
+  readonly renameKey: (accountId: number, keyId: number, name: string) => Fx<void, R>;
+  readonly rotateKey: (accountId: number, keyId: number) => Fx<SecretOnce, R>;
+  readonly setKeyActive: (accountId: number, keyId: number, active: boolean) => Fx<void, R>;
+  readonly revokeKey: (accountId: number, keyId: number) => Fx<void, R>;
+  readonly usage: (accountId: number, keyId?: number) => Fx<UsageView, R>;
   /** keyPolicy's refusal of a PAID key on this plan; undefined when allowed. */
   readonly paidForbidden: (plan: Tier) => string | undefined;
 }

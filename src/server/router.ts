@@ -133,19 +133,20 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
     const { route, params } = found;
     if (found.family !== candidates[0]!.family) families.set(request, found.family);
     const secret = apiKeyOf(request, url);
+    const address = addressOf(info);
     const ctx = (grant: Grant | undefined): RouteContext => ({
       request,
       url,
       params,
       grant,
       secret,
+      clientAddress: address,
       config,
       access,
       run,
     });
     if (route.access === "public") return respond(route.run(ctx(undefined)));
     const { family, spend } = route.access;
-    const address = addressOf(info);
     const waitMs = authFailures.blockedFor(address, Date.now());
     if (waitMs > 0) {
       authThrottled.inc();

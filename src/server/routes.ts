@@ -73,6 +73,8 @@ export interface RouteContext {
   /** Present on protected routes: the caller's key and its rate-limit state. */
   readonly grant: Grant | undefined;
   readonly secret: string | undefined;
+  /** The client's address (the socket's peer), for per-address throttles. */
+  readonly clientAddress: string;
   readonly config: AppConfigShape;
   readonly access: AccessShape;
   readonly run: <A>(effect: Effect.Effect<A, never, AppServices>) => Promise<A>;
