@@ -110,7 +110,10 @@ Deno.test({
         freeKey = (await page.locator("#secret").textContent())!.trim();
         assert.match(freeKey, /^[A-Za-z0-9]+_[A-Za-z0-9]{32}$/);
         assert.ok(await page.getByText("Store this key now").isVisible());
-        assert.ok(await page.getByRole("button", { name: "Copy" }).isVisible(), "the copy button (script ran)");
+        assert.ok(
+          await page.getByRole("button", { name: "Copy" }).isVisible(),
+          "the copy button (script ran)",
+        );
         await photograph(page, "key-shown-once");
       });
 
