@@ -41,7 +41,7 @@ const current = (section: Section | undefined, mine: Section) => section === min
 const navigation = (viewer: Viewer | undefined, section: Section | undefined): Html =>
   viewer
     ? html`<nav aria-label="Account">
-  <a href="/dashboard" aria-current="${current(section, "keys")}">Keys and usage</a>
+  <a href="/dashboard" aria-current="${current(section, "keys")}">Keys</a>
   <a href="/dashboard/keys/new" aria-current="${current(section, "new-key")}">New key</a>
   <a href="/dashboard/account" aria-current="${current(section, "account")}">Account</a>
   <form class="inline" method="post" action="/logout">
@@ -73,12 +73,14 @@ export const pageHtml = (o: PageOptions): string =>
         <main id="main" class="${o.narrow ? "narrow" : ""}">
     ${o.body}
         </main>
-        <footer
-          class="site">${o.viewer
+        <footer class="site">
+          <div class="bar">${o.viewer
             ? html`
               Signed in as ${o.viewer.email} ·
             `
-            : ""}<a href="/docs">API documentation</a> · <a href="/health">Service health</a></footer>
+            : ""}<a
+              href="/docs">API documentation</a> · <a href="/health">Service health</a></div>
+        </footer>
       </body>
     </html>
   `.text;

@@ -79,7 +79,7 @@ const drawing = (
   summary: string,
 ): Html => {
   const { width, height, font, left } = shape;
-  const right = 8, topPad = 10, bottom = font * 2 + 6;
+  const right = 14, topPad = 10, bottom = font * 2 + 6;
   const plotW = width - left - right, plotH = height - topPad - bottom;
   const slot = plotW / days.length;
   const barW = Math.max(2, slot * 0.72);
@@ -112,8 +112,9 @@ const drawing = (
   const labels = days.map((day, i) =>
     (days.length - 1 - i) % shape.labelEvery === 0
       ? html`
-        <text x="${(left + i * slot + slot / 2).toFixed(1)}" y="${height - bottom + font +
-          4}" text-anchor="middle" font-size="${font}"
+        <text x="${(left + i * slot + (i === days.length - 1 ? slot : slot / 2)).toFixed(1)}" y="${height -
+          bottom + font +
+          4}" text-anchor="${i === days.length - 1 ? "end" : "middle"}" font-size="${font}"
           fill="#5f5f5f">${shortDay(day)}</text>
       `
       : ""

@@ -12,6 +12,9 @@ a:hover { color: #083c91; }
 :focus-visible { outline: 3px solid #f0a500; outline-offset: 2px; }
 code, .secret { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 code { background: #f3f3f3; padding: 0 .25em; border-radius: 3px; overflow-wrap: anywhere; }
+pre { background: #f3f3f3; border-radius: 6px; padding: .6em .8em; white-space: pre-wrap; overflow-wrap: anywhere; }
+pre code { padding: 0; }
+.secret-box code.secret { background: none; padding: 0; }
 .skip { position: absolute; left: -9999px; }
 .skip:focus { left: 1em; top: .5em; background: #fff; padding: .25em .5em; z-index: 2; }
 header.site { border-bottom: 1px solid #e3e3e3; }
@@ -22,7 +25,7 @@ header.site nav { display: flex; flex-wrap: wrap; align-items: center; gap: .4em
 header.site nav a[aria-current="page"] { font-weight: 600; color: #222; text-decoration: none; }
 header.site form { margin: 0; }
 main { max-width: 64em; margin: 0 auto; padding: 1em 1em 3em; }
-main.narrow { max-width: 30em; }
+main.narrow > * { max-width: 30em; }
 h1 { font-size: 1.6em; margin: .4em 0 .6em; line-height: 1.25; }
 h2 { font-size: 1.25em; margin: 1.6em 0 .5em; }
 p { margin: .6em 0; }
@@ -65,7 +68,7 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .status-active { background: #e8f5e9; border-color: #9ccc9f; }
 .status-inactive { background: #fff8e1; border-color: #f0c36d; }
 .status-revoked, .status-expired { background: #f1f1f1; border-color: #c4c4c4; color: #555; }
-.cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(11em, 1fr)); gap: .8em; margin: 1em 0; }
+.cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(9.5em, 1fr)); gap: .8em; margin: 1em 0; }
 .card { border: 1px solid #e3e3e3; border-radius: 6px; padding: .6em .9em; }
 .card .figure { font-size: 1.5em; font-weight: 600; font-variant-numeric: tabular-nums; }
 .card .label { color: #5f5f5f; font-size: .92em; }
@@ -80,11 +83,16 @@ figure.chart figcaption { font-weight: 600; margin-bottom: .3em; }
 .fam-ogmios, .fam-jsonrpc { background: #9467bd; } .fam-submission { background: #d62728; } .fam-account { background: #8c8c8c; }
 .fam-other { background: #17becf; }
 details { margin: .6em 0; }
+section.manage { border: 1px solid #e3e3e3; border-radius: 6px; padding: .2em 1em .8em; margin: .8em 0; }
+section.manage h3 { margin: .6em 0 .2em; font-size: 1.05em; }
+section.manage form.stack { margin: .4em 0 0; }
+section.manage.danger-zone { border-color: #e0a39c; }
 summary { cursor: pointer; color: #0b57d0; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .3em 1.2em; margin: .8em 0; }
 dl.facts dt { font-weight: 600; }
 dl.facts dd { margin: 0; overflow-wrap: anywhere; }
-footer.site { max-width: 64em; margin: 0 auto; padding: 1em; color: #5f5f5f; font-size: .9em; border-top: 1px solid #e3e3e3; }
+footer.site { border-top: 1px solid #e3e3e3; color: #5f5f5f; font-size: .9em; }
+footer.site .bar { max-width: calc(64em / .9); margin: 0 auto; padding: 1em calc(1em / .9); }
 @media (max-width: 40em) {
   h1 { font-size: 1.35em; }
   table.stack thead { position: absolute; left: -9999px; }

@@ -5,7 +5,7 @@
  */
 import { html } from "../html.ts";
 import { pageResponse, type Viewer } from "../page.ts";
-import { familiesText, formatTime, networksText, statusOf } from "../format.ts";
+import { familiesText, formatTime, networksText } from "../format.ts";
 import { usageChart } from "../usage_chart.ts";
 import type { KeyView, UsageView } from "../views.ts";
 import { errorBox, noticeBox } from "./auth_pages.ts";
@@ -25,7 +25,6 @@ export const keyPage = (
   const k = o.key;
   const csrf = html`<input type="hidden" name="csrf" value="${o.viewer.csrfToken}">`;
   const revoked = k.status === "revoked";
-  const shown = statusOf(k, o.now);
   return pageResponse({
     title: `Key ${k.name}`,
     viewer: o.viewer,
@@ -59,37 +58,46 @@ export const keyPage = (
       ${usageChart(o.usage.points, o.usage.days, "key-usage")}
       ${revoked ? html`<p class="muted">This key is revoked: it can no longer be used or changed.</p>` : html`
         <h2>Manage</h2>
-        <form class="stack" method="post" action="/dashboard/keys/${k.id}/rename">
-        ${csrf}
-        <div><label for="name">Name</label>
-        <input type="text" id="name" name="name" value="${k
-          .name}" required maxlength="64" aria-invalid="${o.error?.field === "name"
-          ? "true"
-          : undefined}"></div>
-        <div><button type="submit" class="secondary">Rename</button></div>
-        </form>
-        <h3>Rotate</h3>
-        <p>A new secret replaces the current one, which stops working within a second. Name, tier, permissions and usage stay.</p>
-        <form method="post"
-          action="/dashboard/keys/${k
-            .id}/rotate">${csrf}<button type="submit" class="secondary">Rotate the secret</button></form>
-        <h3>${shown === "inactive" ? "Activate" : "Deactivate"}</h3>
-        ${k.status === "inactive"
-          ? html`
-            <p>The key is inactive: requests with it are refused (403) until you activate it again.</p>
-            <form method="post"
-              action="/dashboard/keys/${k
-                .id}/activate">${csrf}<button type="submit" class="secondary">Activate</button></form>
-          `
-          : html`
-            <p>Pause the key: requests with it are refused (403) until you activate it again.</p>
-            <form method="post"
-              action="/dashboard/keys/${k
-                .id}/deactivate">${csrf}<button type="submit" class="secondary">Deactivate</button></form>
-          `}
-        <h3>Revoke</h3>
-        <p>Revoking is final: the key is refused everywhere (401 <q>Key revoked</q>) and cannot be brought back.</p>
-        <p><a class="button danger" href="/dashboard/keys/${k.id}/revoke">Revoke this key…</a></p>
+        <section class="manage" aria-labelledby="rename-heading">
+          <h3 id="rename-heading">Rename</h3>
+          <form class="stack" method="post" action="/dashboard/keys/${k.id}/rename">
+            ${csrf}
+            <div><label for="name">Name</label>
+              <input type="text" id="name" name="name" value="${k.name}" required maxlength="64"
+                aria-invalid="${o.error?.field === "name" ? "true" : undefined}"></div>
+            <div><button type="submit" class="secondary">Rename</button></div>
+          </form>
+        </section>
+        <section class="manage" aria-labelledby="rotate-heading">
+          <h3 id="rotate-heading">Rotate</h3>
+          <p>A new secret replaces the current one, which stops working within a second. Name, tier,
+            permissions and usage stay.</p>
+          <form method="post" action="/dashboard/keys/${k.id}/rotate">
+            ${csrf}<button type="submit" class="secondary">Rotate the secret</button>
+          </form>
+        </section>
+        <section class="manage" aria-labelledby="pause-heading">
+          <h3 id="pause-heading">${k.status === "inactive" ? "Activate" : "Deactivate"}</h3>
+          ${k.status === "inactive"
+            ? html`
+              <p>The key is inactive: requests with it are refused (403) until you activate it again.</p>
+              <form method="post" action="/dashboard/keys/${k.id}/activate">
+                              ${csrf}<button type="submit" class="secondary">Activate</button>
+                            </form>
+            `
+            : html`
+              <p>Pause the key: requests with it are refused (403) until you activate it again.</p>
+              <form method="post" action="/dashboard/keys/${k.id}/deactivate">
+                              ${csrf}<button type="submit" class="secondary">Deactivate</button>
+                            </form>
+            `}
+        </section>
+        <section class="manage danger-zone" aria-labelledby="revoke-heading">
+          <h3 id="revoke-heading">Revoke</h3>
+          <p>Revoking is final: the key is refused everywhere (401 <q>Key revoked</q>) and cannot be brought
+            back.</p>
+          <p><a class="button danger" href="/dashboard/keys/${k.id}/revoke">Revoke this key…</a></p>
+        </section>
       `}
     `,
   });
