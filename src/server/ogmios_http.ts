@@ -43,7 +43,7 @@ export const ogmiosHttp = (
     const parsed = parseFrame(body.text);
     if (isReply(parsed)) return reply(encodeReply(parsed), 400);
     if (parsed.method === "submitTransaction") {
-      const denied = yield* access.authorize(secret, "ogmios", "submission").pipe(
+      const denied = yield* access.authorize(secret, "ogmios", "submission", network).pipe(
         Effect.as(undefined),
         Effect.catchTag("AccessDenied", (d) => Effect.succeed(d)),
         Effect.catchTag("DatabaseUnavailable", () => Effect.succeed(undefined)),

@@ -84,8 +84,16 @@ export interface Route {
   readonly method: "GET" | "POST";
   /** A path, with `:name` for a parameter segment (`/v2/explorer/:network/block/:id`). */
   readonly path: string;
-  /** Protected routes name their usage family and what they spend; public ones need no key. */
-  readonly access: { readonly family: Family; readonly spend: Spend } | "public";
+  /**
+   * Protected routes name their usage family, what they spend and the network they concern (a `:network` path
+   * segment says it by itself; else a fixed one, or one read from the query): a key limited to other networks
+   * is refused. Public routes need no key.
+   */
+  readonly access: {
+    readonly family: Family;
+    readonly spend: Spend;
+    readonly network?: Network | ((url: URL) => Network | undefined);
+  } | "public";
   /** An Effect program, or a plain Response for answers that need no I/O (no fiber to start). */
   readonly run: (ctx: RouteContext) => Program | Response;
 }
@@ -93,19 +101,29 @@ export interface Route {
 const noStore = { "cache-control": "no-store" };
 const encodeHealth = Schema.encodeSync(Health);
 const encodeKeyInfo = Schema.encodeSync(KeyInfo);
-const ogmios = { family: "ogmios", spend: "request" } as const;
+/** The `network` query parameter, mainnet when absent (an invalid one is the route's 400 to give). */
+const queryNetwork = (fallback: (url: URL) => Network) => (url: URL): Network | undefined => {
+  const given = url.searchParams.get("network");
+  return given === null ? fallback(url) : given === "mainnet" || given === "preprod" ? given : undefined;
+};
+const mainnet = () => "mainnet" as const;
+/** Test-network identifiers (`pool_test1…`, `stake_test1…`) imply preprod, as the programs read them. */
+const impliedBy = (parameter: string, testPrefix: string) => (url: URL): Network =>
+  url.searchParams.get(parameter)?.startsWith(testPrefix) ? "preprod" : "mainnet";
+const rest = (network?: (url: URL) => Network | undefined) =>
+  ({ family: "rest", spend: "request", ...(network ? { network } : {}) }) as const;
 
 const ogmiosRoutes = (network: Network, base: string): Array<Route> => [
   {
     method: "POST",
     path: base,
-    access: ogmios,
+    access: { family: "ogmios", spend: "request", network },
     run: (ctx) => ogmiosHttp(ctx.request, network, ctx.access, ctx.secret, ctx.config.maxBodyBytes),
   },
   {
     method: "GET",
     path: base,
-    access: ogmios,
+    access: { family: "ogmios", spend: "request", network },
     run: (ctx) =>
       ctx.request.headers.get("upgrade")?.toLowerCase() === "websocket"
         ? ogmiosWebSocket({
@@ -135,7 +153,7 @@ const graphqlRoutes = (network: Network, path: string): Array<Route> => [
   {
     method: "POST",
     path,
-    access: { family: "graphql", spend: "graphql" },
+    access: { family: "graphql", spend: "graphql", network },
     run: (ctx) =>
       Effect.flatMap(
         readBody(ctx.request, ctx.config.maxBodyBytes),
@@ -222,7 +240,7 @@ export const routes: ReadonlyArray<Route> = [
   // keyed answers: the router turns `public` into `private` (access_http.ts keyedCaching says why)
   serve(
     api.price,
-    { family: "rest", spend: "request" },
+    rest(),
     () =>
       Effect.flatMap(PriceFeed, (feed) => feed.current).pipe(
         Effect.map((p) => ({ ada_usd: p.adaUsd, updated_at: p.updatedAt.toISOString() })),
@@ -235,31 +253,31 @@ export const routes: ReadonlyArray<Route> = [
   ),
   serve(
     api.poolInfo,
-    { family: "rest", spend: "request" },
+    rest(queryNetwork(impliedBy("poolId", "pool_test"))),
     ({ query }) => poolInfo(query.poolId, query.network),
     () => ({ "cache-control": "public, max-age=60" }),
   ),
   serve(
     api.stakeAccount,
-    { family: "rest", spend: "request" },
+    rest(impliedBy("address", "stake_test")),
     ({ query }) => stakeAccount(query.address),
     () => ({ "cache-control": "public, max-age=20" }),
   ),
   serve(
     api.poolStatus,
-    { family: "rest", spend: "request" },
+    rest(queryNetwork(mainnet)),
     ({ query }) => poolStatus(query.network),
     () => ({ "cache-control": "no-store" }),
   ),
   serve(
     api.protocolParameters,
-    { family: "rest", spend: "request" },
+    rest(queryNetwork(mainnet)),
     ({ query }) => protocolParametersFromNode(query.network),
     () => ({ "cache-control": "public, max-age=3600" }),
   ),
   serve(
     api.txStatus,
-    { family: "rest", spend: "request" },
+    rest(queryNetwork(mainnet)),
     ({ query }) => txStatus(query.txHash, query.network),
     (status) => ({ "cache-control": status.found ? "public, max-age=5" : "public, max-age=2" }),
   ),
