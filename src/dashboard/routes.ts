@@ -188,7 +188,11 @@ export const makeDashboardRoutes = <R>(accounts: DashboardAccounts<R>): Readonly
     (s) => Effect.map(accounts.mailSends, (mail) => signupPage(s, mail)),
     (form, req) =>
       Effect.gen(function* () {
-        const created = yield* accounts.signUp(field(form, "email"), field(form, "password"));
+        const created = yield* accounts.signUp(
+          field(form, "email"),
+          field(form, "password"),
+          req.clientAddress,
+        );
         const mail = yield* accounts.mailSends;
         const base = {
           title: "Your account is ready",
@@ -436,9 +440,14 @@ export const makeDashboardRoutes = <R>(accounts: DashboardAccounts<R>): Readonly
   );
   const changePassword = action(
     [],
-    (s, form) =>
+    (s, form, req) =>
       Effect.as(
-        accounts.changePassword(s.accountId, field(form, "current"), field(form, "next")),
+        accounts.changePassword(
+          s.accountId,
+          field(form, "current"),
+          field(form, "next"),
+          cookieOf(req.request, sessionCookieName) ?? "",
+        ),
         seeOther("/dashboard/account?done=password"),
       ),
     (s) => (r) =>

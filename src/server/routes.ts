@@ -2,7 +2,7 @@
  * Every URL the service answers, with who may call it and what it costs (spec: Endpoints). A newcomer finds an
  * endpoint here first; `run` leads to its program.
  */
-import { Effect, Schema } from "effect";
+import { Effect, Option, Schema } from "effect";
 import type { Access, AccessShape, Grant } from "@layers/access.ts";
 import type { AppConfig, AppConfigShape } from "@layers/config.ts";
 import type { Cache } from "@layers/cache.ts";
@@ -40,6 +40,8 @@ import { Metrics } from "@layers/metrics.ts";
 import { graphqlBodyTooLarge, graphqlHttp } from "@src/graphql/http.ts";
 import { graphiqlAsset, graphiqlHtml } from "@src/graphql/graphiql.ts";
 import { graphqlSdl } from "@src/graphql/sdl.ts";
+import { type AccountServices, dashboardAccounts } from "@src/dashboard/account_service.ts";
+import { makeDashboardRoutes } from "@src/dashboard/routes.ts";
 import { compressOnce } from "./compression.ts";
 import { htmlPage } from "./html_page.ts";
 import { landingHtml } from "./landing_page.ts";
@@ -62,7 +64,8 @@ export type AppServices =
   | ChainClock
   | NodeClients
   | GraphqlSchemas
-  | Metrics;
+  | Metrics
+  | AccountServices;
 export type Program = Effect.Effect<Response, never, AppServices>;
 
 export interface RouteContext {
@@ -180,6 +183,22 @@ const graphqlRoutes = (network: Network, path: string): Array<Route> => [
         })),
   },
 ];
+
+/** The key dashboard's pages (src/dashboard): public here, as they need a session rather than a key. */
+const dashboardRoutes: Array<Route> = makeDashboardRoutes(dashboardAccounts).map((r) => ({
+  method: r.method,
+  path: r.path,
+  access: "public",
+  run: (ctx) =>
+    r.run({
+      request: ctx.request,
+      url: ctx.url,
+      params: ctx.params,
+      clientAddress: ctx.clientAddress,
+      publicUrl: Option.getOrUndefined(ctx.config.publicUrl),
+      cookieSecure: ctx.config.cookieSecure,
+    }),
+}));
 
 export const routes: ReadonlyArray<Route> = [
   {
@@ -358,4 +377,5 @@ export const routes: ReadonlyArray<Route> = [
   },
   ...ogmiosRoutes("mainnet", api.ogmios.path),
   ...ogmiosRoutes("preprod", api.ogmiosPreprod.path),
+  ...dashboardRoutes,
 ];
