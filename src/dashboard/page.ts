@@ -51,6 +51,9 @@ const navigation = (viewer: Viewer | undefined, section: Section | undefined): H
 </nav>`
     : html`<nav aria-label="Account"><a href="/login">Log in</a> <a href="/signup">Sign up</a></nav>`;
 
+/** An ARIA attribute left empty (no error, no hint, not the current page) says nothing: it is dropped. */
+const emptyAria = / aria-[a-z]+=""/g;
+
 export const pageHtml = (o: PageOptions): string =>
   html`
     <!doctype html>
@@ -59,6 +62,7 @@ export const pageHtml = (o: PageOptions): string =>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>${o.title} · Cardano data service</title>
+        <link rel="icon" href="data:,">
         <link rel="stylesheet" href="${assetPaths.css}">
         <script src="${assetPaths.js}" defer></script>
       </head>
@@ -83,7 +87,7 @@ export const pageHtml = (o: PageOptions): string =>
         </footer>
       </body>
     </html>
-  `.text;
+  `.text.replace(emptyAria, "");
 
 export const pageResponse = (
   o: PageOptions & { readonly status?: number; readonly headers?: HeadersInit },
@@ -92,6 +96,8 @@ export const pageResponse = (
   headers.set("content-type", "text/html; charset=utf-8");
   headers.set("content-security-policy", dashboardPolicy);
   headers.set("cache-control", "no-store");
+  // not no-referrer: with it, browsers send `Origin: null` on form posts, and csrf.ts checks the Origin
+  headers.set("referrer-policy", "same-origin");
   return new Response(pageHtml(o), { status: o.status ?? 200, headers });
 };
 

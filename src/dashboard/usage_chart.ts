@@ -18,9 +18,9 @@ const families: ReadonlyArray<readonly [string, string]> = [
   ["explorer", "Explorer"],
   ["graphql", "GraphQL"],
   ["jsonrpc", "JSON-RPC"],
-  ["ogmios", "JSON-RPC (Ogmios)"],
+  ["ogmios", "JSON-RPC"],
   ["submission", "Submissions"],
-  ["account", "Account"],
+  ["account", "Key info"],
 ];
 const colors: Readonly<Record<string, string>> = {
   rest: "#1f77b4",
@@ -44,14 +44,15 @@ export const lastDays = (today: Date, n = 30): ReadonlyArray<string> => {
   );
 };
 
-/** 1, 2 or 5 times a power of ten, at least `n`: round axis figures. */
+/** The axis' top: 1, 2 or 4 times a power of ten, at least `n` and 2, so its half is a whole number too. */
 const niceCeiling = (n: number): number => {
-  if (n <= 5) return 5;
+  if (n <= 2) return 2;
   const p = 10 ** Math.floor(Math.log10(n));
-  return [1, 2, 5, 10].map((m) => m * p).find((v) => v >= n)!;
+  return [1, 2, 4, 10].map((m) => m * p).find((v) => v >= n)!;
 };
 
 const formatNumber = (n: number) => n.toLocaleString("en-US");
+const requests = (n: number) => `${formatNumber(n)} request${n === 1 ? "" : "s"}`;
 const compact = (n: number) =>
   n >= 1e6 ? `${+(n / 1e6).toFixed(1)}M` : n >= 1e3 ? `${+(n / 1e3).toFixed(1)}k` : String(n);
 const shortDay = (day: string) => {
@@ -152,7 +153,7 @@ export const usageChart = (
   const busiest = totals.indexOf(Math.max(...totals));
   const summary = total === 0
     ? `No requests in the last ${days.length} days.`
-    : `${formatNumber(total)} requests in the last ${days.length} days; the busiest day was ${
+    : `${requests(total)} in the last ${days.length} days; the busiest day was ${
       shortDay(days[busiest]!)
     } with ${formatNumber(totals[busiest]!)}.`;
   const top = niceCeiling(Math.max(...totals, 1));

@@ -6,7 +6,8 @@
 export const dashboardCss = `
 *, *::before, *::after { box-sizing: border-box; }
 html { -webkit-text-size-adjust: 100%; }
-body { font-family: system-ui, sans-serif; margin: 0; line-height: 1.5; color: #222; background: #fff; }
+body { font-family: system-ui, sans-serif; margin: 0; line-height: 1.5; color: #222; background: #fff;
+  overflow-wrap: break-word; }
 a { color: #0b57d0; }
 a:hover { color: #083c91; }
 :focus-visible { outline: 3px solid #f0a500; outline-offset: 2px; }
@@ -98,7 +99,7 @@ footer.site .bar { max-width: calc(64em / .9); margin: 0 auto; padding: 1em calc
   table.stack thead { position: absolute; left: -9999px; }
   table.stack, table.stack tbody, table.stack tr, table.stack td { display: block; width: 100%; }
   table.stack tr { border: 1px solid #e3e3e3; border-radius: 6px; margin: 0 0 .8em; padding: .3em .2em; }
-  table.stack td { border: none; display: flex; justify-content: space-between; gap: 1em; padding: .25em .6em; text-align: right; }
+  table.stack td { overflow-wrap: anywhere; border: none; display: flex; justify-content: space-between; gap: 1em; padding: .25em .6em; text-align: right; }
   table.stack td::before { content: attr(data-label); font-weight: 600; text-align: left; color: #444; }
   dl.facts { grid-template-columns: 1fr; gap: 0; }
   dl.facts dd { margin-bottom: .5em; }
