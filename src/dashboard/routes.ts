@@ -80,6 +80,9 @@ const keyIdOf = (req: DashboardRequest): number | undefined => {
   return /^[1-9]\d{0,14}$/.test(id) ? Number(id) : undefined;
 };
 
+/** Where people reach the service: PUBLIC_URL, else the address this request came to. */
+const baseOf = (req: DashboardRequest) => req.publicUrl ?? req.url.origin;
+
 const todayUtc = () => new Date().toISOString().slice(0, 10);
 
 export const makeDashboardRoutes = <R>(accounts: DashboardAccounts<R>): ReadonlyArray<DashboardRoute<R>> => {
@@ -202,6 +205,7 @@ export const makeDashboardRoutes = <R>(accounts: DashboardAccounts<R>): Readonly
         };
         if (mail) {
           return secretPage({
+            base: baseOf(req),
             ...base,
             title: "Almost there: confirm your e-mail address",
             lead:
@@ -216,6 +220,7 @@ export const makeDashboardRoutes = <R>(accounts: DashboardAccounts<R>): Readonly
         );
         const fresh = yield* accounts.sessionOf(session.secret);
         return secretPage({
+          base: baseOf(req),
           ...base,
           lead: "Your account is created and you are logged in. Here is its FREE API key.",
           viewer: Option.getOrUndefined(Option.map(fresh, viewerOf)),
@@ -325,7 +330,7 @@ export const makeDashboardRoutes = <R>(accounts: DashboardAccounts<R>): Readonly
 
   const createKey = action(
     ["networks", "families"],
-    (s, form) =>
+    (s, form, req) =>
       Effect.gen(function* () {
         const tierText = form.get("tier") ?? "FREE";
         const expires = field(form, "expires");
@@ -356,6 +361,7 @@ export const makeDashboardRoutes = <R>(accounts: DashboardAccounts<R>): Readonly
           expiresAt,
         });
         return secretPage({
+          base: baseOf(req),
           title: "Your new key",
           lead: "The key is created. Here is its secret.",
           secret: created.secret,
@@ -380,12 +386,17 @@ export const makeDashboardRoutes = <R>(accounts: DashboardAccounts<R>): Readonly
 
   /** A key action: the id checked, the form posted, then back to the key's page with a notice. */
   const keyAction = (
-    run: (s: SessionInfo, id: number, form: Form) => Effect.Effect<Response | string, DashboardFailure, R>,
+    run: (
+      s: SessionInfo,
+      id: number,
+      form: Form,
+      req: DashboardRequest,
+    ) => Effect.Effect<Response | string, DashboardFailure, R>,
   ) =>
     action([], (s, form, req) => {
       const id = keyIdOf(req);
       if (id === undefined) return Effect.succeed(failureResponse(notFound));
-      return Effect.map(run(s, id, form), (r) =>
+      return Effect.map(run(s, id, form, req), (r) =>
         typeof r === "string" ? seeOther(`/dashboard/keys/${id}?done=${r}`) : r);
     }, (s, _form, req) => (r) =>
       // a refused rename: the key's page again, with the reason
@@ -406,9 +417,10 @@ export const makeDashboardRoutes = <R>(accounts: DashboardAccounts<R>): Readonly
   const rename = keyAction((s, id, form) =>
     Effect.as(accounts.renameKey(s.accountId, id, field(form, "name")), "renamed")
   );
-  const rotate = keyAction((s, id) =>
+  const rotate = keyAction((s, id, _form, req) =>
     Effect.map(accounts.rotateKey(s.accountId, id), (rotated) =>
       secretPage({
+        base: baseOf(req),
         title: "The key's new secret",
         lead: "The key is rotated: the old secret stops working within a second. Here is the new one.",
         secret: rotated.secret,

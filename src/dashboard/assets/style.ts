@@ -64,6 +64,7 @@ button.link:hover { color: #083c91; background: none; }
 table { border-collapse: collapse; width: 100%; margin: .6em 0; font-size: .95em; }
 th, td { text-align: left; padding: .45em .6em; border-bottom: 1px solid #e3e3e3; vertical-align: top; }
 th { font-weight: 600; background: #fafafa; }
+tbody th { background: none; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .status { display: inline-block; padding: 0 .5em; border-radius: 999px; font-size: .88em; border: 1px solid; }
 .status-active { background: #e8f5e9; border-color: #9ccc9f; }

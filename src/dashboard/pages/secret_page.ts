@@ -16,6 +16,8 @@ export interface SecretShown {
   readonly next: { readonly href: string; readonly text: string };
   readonly extra?: string;
   readonly headers?: HeadersInit;
+  /** Where this service is reached, for the example request. */
+  readonly base: string;
 }
 
 export const secretPage = (s: SecretShown): Response =>
@@ -37,7 +39,7 @@ export const secretPage = (s: SecretShown): Response =>
         <span id="secret-status" role="status" class="muted"></span>
       </div>
       <p>Send it with each request as the <code>apikey</code> header:</p>
-      <pre><code>curl -H "apikey: YOUR_KEY" https://THIS-HOST/v2/explorer/mainnet/stats</code></pre>
+      <pre><code>curl -H "apikey: YOUR_KEY" ${s.base}/v2/explorer/mainnet/stats</code></pre>
       ${s.extra ? html`<p>${s.extra}</p>` : ""}
       <p><a class="button" href="${s.next.href}">${s.next.text}</a></p>
     `,
