@@ -4,8 +4,12 @@
  * a random local port). `run` runs a program and returns its Exit, and every log line it wrote is kept in
  * `logs`, for the "no secret in the logs" checks.
  */
+import * as Reactivity from "@effect/experimental/Reactivity";
 import type { SqlClient } from "@effect/sql/SqlClient";
-import { ConfigProvider, Effect, Exit, Layer, Logger } from "effect";
+import { ConfigProvider, Effect, Exit, Layer, Logger, Scope } from "effect";
+import { join } from "node:path";
+import { connectOrOpen } from "@layers/embedded_service_db.ts";
+import { makePgSqlClient } from "@layers/sql_pg.ts";
 import { SMTPServer } from "smtp-server";
 import { AccountStore, makeAccountStore } from "@layers/account_store.ts";
 import { AttemptThrottle, makeMemoryThrottle } from "@layers/attempt_throttle.ts";
@@ -148,3 +152,35 @@ export const linkIn = (mail: ReceivedMail): string => {
 };
 
 export const tokenOf = (link: string): string => new URL(link).searchParams.get("token")!;
+
+/**
+ * The service database of a test environment, from this process: over the running service's socket (embedded)
+ * or SERVICE_DATABASE_URL (PostgreSQL), as the CLIs reach it.
+ */
+export const serviceDatabaseOf = async (
+  env: Record<string, string>,
+): Promise<{ readonly sql: SqlClient; readonly close: () => Promise<void> }> => {
+  const scope = Effect.runSync(Scope.make());
+  const sql = await Effect.runPromise(
+    (env.SERVICE_DATABASE_URL
+      ? makePgSqlClient({ url: env.SERVICE_DATABASE_URL, maxConnections: 2 })
+      : Effect.map(connectOrOpen(join(env.DATA_DIR!, "service")), (c) => c.sql)).pipe(
+        Scope.extend(scope),
+        Effect.provide(Reactivity.layer),
+        Effect.provide(Logger.remove(Logger.defaultLogger)),
+      ),
+  );
+  return { sql, close: () => Effect.runPromise(Scope.close(scope, Exit.void)) };
+};
+
+/** Runs the accounts CLI with the environment's settings; returns its output lines and exit code. */
+export const accountsCli = async (env: Record<string, string>, ...args: Array<string>) => {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "scripts/accounts.ts", ...args, "--init"],
+    env: { NO_COLOR: "1", ...env },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decode = (b: Uint8Array) => new TextDecoder().decode(b).trimEnd();
+  return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
+};
