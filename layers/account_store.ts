@@ -162,7 +162,12 @@ const toAccount = (r: AccountRow): AccountRecord => ({
   createdAt: r.createdAt,
 });
 
-const unavailable = (e: SqlError) => new DatabaseUnavailable({ network: "service", message: e.message });
+/** The driver's own message says what failed (never the statement's parameters: they may hold hashes). */
+const unavailable = (e: SqlError) =>
+  new DatabaseUnavailable({
+    network: "service",
+    message: e.cause instanceof Error ? `${e.message}: ${e.cause.message}` : e.message,
+  });
 
 /** PostgreSQL's unique_violation, from node-postgres or PGlite. */
 const isUniqueViolation = (e: SqlError): boolean => {

@@ -36,5 +36,9 @@ export const requestPasswordReset = (emailText: string) =>
       text: `Someone (we hope you) asked to reset the password of this account. Choose a new one here:\n\n` +
         `${link}\n\nThe link works once, for ${resetLinkHours} hour. If you did not ask, ignore this mail: ` +
         `your password stays as it is.\n`,
-    }).pipe(Effect.catchAll((e) => Effect.logWarning(`password reset: mail not sent: ${e.message}`)));
+    }).pipe(
+      Effect.catchAll((e) => Effect.logWarning(`password reset: mail not sent: ${e.message}`)),
+      // sent in the background: how long the SMTP server takes must not tell that the account exists
+      Effect.forkDaemon,
+    );
   });
