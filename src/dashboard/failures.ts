@@ -106,8 +106,7 @@ export const describe = (failure: DashboardFailure): Shown =>
       LoginThrottled: (e) => ({
         kind: "form" as const,
         status: 429,
-        message:
-          `Too many attempts in a short time, so we are pausing log-ins here to protect the account. ` +
+        message: `Too many attempts in a short time: to protect accounts, we are pausing them for a while. ` +
           `Please try again in ${minutes(e.retryAfterSeconds)}.`,
         headers: { "retry-after": String(Math.max(1, Math.ceil(e.retryAfterSeconds))) },
       }),

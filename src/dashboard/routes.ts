@@ -75,6 +75,9 @@ const notices: Readonly<Record<string, string>> = {
 };
 const noticeOf = (url: URL) => notices[url.searchParams.get("done") ?? ""];
 
+/** A message as a sentence: with its full stop. */
+const sentence = (text: string | undefined) => text === undefined || /[.!?]$/.test(text) ? text : `${text}.`;
+
 const keyIdOf = (req: DashboardRequest): number | undefined => {
   const id = req.params.id ?? "";
   return /^[1-9]\d{0,14}$/.test(id) ? Number(id) : undefined;
@@ -313,7 +316,7 @@ export const makeDashboardRoutes = <R>(accounts: DashboardAccounts<R>): Readonly
     newKeyPage({
       viewer: viewerOf(s),
       plan: s.account.plan,
-      paidForbidden: accounts.paidForbidden(s.account.plan),
+      paidForbidden: sentence(accounts.paidForbidden(s.account.plan)),
       values,
       error: refusal && { message: refusal.message, field: refusal.field },
       status: refusal?.status,

@@ -197,6 +197,21 @@ Deno.test({
         assert.match((await owner.get(`/dashboard/keys/${secondId}`)).text, /Key <q>second<\/q>/);
       });
 
+      await t.step("a hostile key name is shown as text, never as markup", async () => {
+        const name = `<img src=x onerror="alert(1)">'&`;
+        const { id } = await owner.createKey({
+          name,
+          tier: "FREE",
+          networks: ["preprod"],
+          families: ["rest"],
+        });
+        for (const path of ["/dashboard", `/dashboard/keys/${id}`, `/dashboard/keys/${id}/revoke`]) {
+          const page = (await owner.get(path)).text;
+          assert.ok(!page.includes("<img src=x"), path);
+          assert.ok(page.includes("&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&#39;&amp;"), path);
+        }
+      });
+
       await t.step("without a session, /dashboard pages redirect to /login", async () => {
         const c = new DashboardClient(base);
         for (

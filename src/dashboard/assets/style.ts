@@ -35,7 +35,7 @@ p { margin: .6em 0; }
 .notice { background: #fff8e1; border-color: #f0c36d; }
 .error { background: #fdecea; border-color: #e0a39c; color: #6b1a12; }
 .success { background: #e8f5e9; border-color: #9ccc9f; }
-form.stack { display: grid; gap: .9em; margin: 1em 0; }
+form.stack { display: grid; gap: .9em; margin: 1em 0; max-width: 40em; }
 form.inline { display: inline; }
 label { font-weight: 600; display: block; }
 .hint { font-weight: normal; color: #5f5f5f; font-size: .92em; display: block; }

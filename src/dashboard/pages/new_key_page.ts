@@ -43,57 +43,60 @@ export const newKeyPage = (
     section: "new-key",
     status: o.status,
     body: html`
-      <h1>Create a key</h1>
-      ${errorBox(o.error)}
-      <form class="stack" method="post" action="/dashboard/keys/new">
+            <h1>Create a key</h1>
+            ${errorBox(o.error)}
+            <form class="stack" method="post" action="/dashboard/keys/new">
         <input type="hidden" name="csrf" value="${o.viewer.csrfToken}">
         <div><label for="name">Name<span class="hint" id="name-hint">1 to 64 characters, to tell your keys apart.</span></label>
-      <input type="text" id="name" name="name" value="${v
-        .name}" required maxlength="64" aria-describedby="name-hint" aria-invalid="${invalid("name")}"></div>
+            <input type="text" id="name" name="name" value="${v
+              .name}" required maxlength="64" aria-describedby="name-hint" aria-invalid="${invalid(
+                "name",
+              )}"></div>
         <fieldset><legend>Tier</legend>
-      <label><input type="radio" name="tier" value="FREE"${v.tier === "FREE"
-        ? html`
-          checked
-        `
-        : ""}> FREE</label>
-      <label class="${o.paidForbidden
-        ? "disabled"
-        : ""}"><input type="radio" name="tier" value="PAID"${v.tier === "PAID"
-        ? html`
-          checked
-        `
-        : ""}${o.paidForbidden
-        ? html`
-          disabled aria-describedby="paid-why"
-        `
-        : ""}> PAID</label>
-      ${o.paidForbidden ? html`<p class="hint" id="paid-why">${o.paidForbidden}</p>` : ""}
-        </fieldset>
+            <label><input type="radio" name="tier" value="FREE"${v.tier === "FREE"
+              ? html`
+                checked
+              `
+              : ""}> FREE</label>
+            <label class="${o.paidForbidden
+              ? "disabled"
+              : ""}"><input type="radio" name="tier" value="PAID"${v.tier === "PAID"
+              ? html`
+                checked
+              `
+              : ""}${o.paidForbidden
+              ? html`
+                disabled aria-describedby="paid-why"
+              `
+              : ""}> PAID</label>
+            ${o.paidForbidden ? html`<p class="hint" id="paid-why">${o.paidForbidden}</p>` : ""}
+              </fieldset>
         <fieldset aria-invalid="${invalid("networks")}"><legend>Networks</legend>
-      ${allNetworks.map((n) =>
-        html`<label><input type="checkbox" name="networks" value="${n}"${
-          v.networks.includes(n)
-            ? html`
-              checked
-            `
-            : ""
-        }> ${n}</label>`
-      )}
-        </fieldset>
+            ${allNetworks.map((n) =>
+              html`<label><input type="checkbox" name="networks" value="${n}"${
+                v.networks.includes(n)
+                  ? html`
+                    checked
+                  `
+                  : ""
+              }> ${n}</label>`
+            )}
+              </fieldset>
         <fieldset aria-invalid="${invalid("families")}"><legend>APIs</legend>
-      ${allFamilies.map((f) =>
-        html`<label><input type="checkbox" name="families" value="${f}"${
-          v.families.includes(f)
-            ? html`
-              checked
-            `
-            : ""
-        }> ${familyNames[f]}</label>`
-      )}
+            ${allFamilies.map((f) =>
+              html`<label><input type="checkbox" name="families" value="${f}"${
+                v.families.includes(f)
+                  ? html`
+                    checked
+                  `
+                  : ""
+              }> ${familyNames[f]}</label>`
+            )}
+              <p class="hint" id="apis-hint">Submitting transactions (<code>submitTransaction</code>) needs JSON-RPC as well.</p>
         </fieldset>
         <div><label for="expires">Expires (optional)<span class="hint" id="expires-hint">The key stops working at 00:00 UTC that day. Leave empty for no expiry.</span></label>
-      <input type="date" id="expires" name="expires" value="${v.expires}" min="${o
-        .today}" aria-describedby="expires-hint" aria-invalid="${invalid("expires")}"></div>
+            <input type="date" id="expires" name="expires" value="${v.expires}" min="${o
+              .today}" aria-describedby="expires-hint" aria-invalid="${invalid("expires")}"></div>
         <div class="actions"><button type="submit">Create the key</button> <a href="/dashboard">Cancel</a></div>
       </form>
     `,
