@@ -25,7 +25,7 @@ export interface Viewer {
   readonly csrfToken: string;
 }
 
-export type Section = "keys" | "new-key" | "account" | "none";
+export type Section = "keys" | "new-key" | "account" | "login" | "signup" | "none";
 
 export interface PageOptions {
   readonly title: string;
@@ -49,7 +49,10 @@ const navigation = (viewer: Viewer | undefined, section: Section | undefined): H
     <button type="submit" class="link">Log out</button>
   </form>
 </nav>`
-    : html`<nav aria-label="Account"><a href="/login">Log in</a> <a href="/signup">Sign up</a></nav>`;
+    : html`<nav aria-label="Account"><a href="/login" aria-current="${
+      current(section, "login")
+    }">Log in</a> <a
+      href="/signup" aria-current="${current(section, "signup")}">Sign up</a></nav>`;
 
 /** An ARIA attribute left empty (no error, no hint, not the current page) says nothing: it is dropped. */
 const emptyAria = / aria-[a-z]+=""/g;

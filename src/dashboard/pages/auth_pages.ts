@@ -45,7 +45,14 @@ const passwordField = (s: FormState, id: string, label: string, autocomplete: st
 const token = (s: FormState) => html`<input type="hidden" name="csrf" value="${s.formToken}">`;
 
 const respond = (title: string, body: Html, s: FormState) =>
-  pageResponse({ title, body, narrow: true, status: s.status, headers: s.headers });
+  pageResponse({
+    title,
+    body,
+    narrow: true,
+    status: s.status,
+    headers: s.headers,
+    section: title === "Log in" ? "login" : title === "Sign up" ? "signup" : "none",
+  });
 
 export const signupPage = (s: FormState, mailConfirms: boolean): Response =>
   respond(
