@@ -193,7 +193,7 @@ export const AccessLive: Layer.Layer<Access, never, KeyStore | RateLimiter | Usa
     const requestRefusal = (key: KeyRecord, family: Family, spend: Spend, network: Network | undefined) => {
       const lacks = permissionRefusal(key.permissions, network, keyFamiliesOf(family, spend));
       if (lacks !== undefined) return new AccessDenied({ status: 403, message: lacks });
-      if (key.credits !== null && !usage.hasCredit(key.accountId)) {
+      if (key.credits !== null && !usage.hasCredit(key.accountId, key.credits)) {
         return new AccessDenied({ status: 401, message: insufficientCredits });
       }
       return undefined;
@@ -211,7 +211,7 @@ export const AccessLive: Layer.Layer<Access, never, KeyStore | RateLimiter | Usa
         usage.recordRefused(key.id, family, now);
         return new AccessDenied({ status: 429, message: refusal(limit, key.tier), limit });
       }
-      if (key.credits !== null && !usage.spendCredit(key.accountId)) {
+      if (key.credits !== null && !usage.spendCredit(key.accountId, key.credits)) {
         return new AccessDenied({ status: 401, message: insufficientCredits });
       }
       usage.record(key.id, family, now);

@@ -24,10 +24,13 @@ export interface UsageShape {
   readonly recordSubmission: (keyId: number, now: number) => void;
   /** The balance of a prepaid account as just read from the database (null = unlimited). */
   readonly observeCredits: (accountId: number, credits: number | null) => void;
-  /** Whether the account has a credit left, as far as this instance knows. */
-  readonly hasCredit: (accountId: number) => boolean;
-  /** Spends one credit of an account with a known balance; false when none is left. */
-  readonly spendCredit: (accountId: number) => boolean;
+  /**
+   * Whether the account has a credit left, as far as this instance knows; `seed` (the balance its key's record
+   * was read with) stands in for an account this instance does not know (yet, or any more).
+   */
+  readonly hasCredit: (accountId: number, seed: number) => boolean;
+  /** Spends one credit; false when none is left. */
+  readonly spendCredit: (accountId: number, seed: number) => boolean;
   /** Writes what has been counted since the last flush (one transaction). */
   readonly flush: Effect.Effect<void, DatabaseUnavailable>;
 }
@@ -68,6 +71,22 @@ export const makeUsage = (sql: SqlClient): UsageShape => {
     entry[field]++;
   };
   const left = (b: Balance) => b.stored - b.spent - b.flushing;
+  const observe = (accountId: number, credits: number) => {
+    const b = balances.get(accountId);
+    if (b) b.stored = credits;
+    else {
+      if (balances.size >= balanceLimit) {
+        const idle = [...balances].find(([, v]) => v.spent === 0 && v.flushing === 0);
+        if (idle) balances.delete(idle[0]);
+      }
+      balances.set(accountId, { stored: credits, spent: 0, flushing: 0 });
+    }
+  };
+  /** The account's balance, seeded when unknown (the next flush brings the stored one). */
+  const balanceOf = (accountId: number, seed: number) => {
+    if (!balances.has(accountId)) observe(accountId, seed);
+    return balances.get(accountId)!;
+  };
   return {
     record: (keyId, family, now) => {
       count(keyId, family, now, "served");
@@ -78,27 +97,12 @@ export const makeUsage = (sql: SqlClient): UsageShape => {
       submissions.push({ keyId, at: new Date(now) });
     },
     observeCredits: (accountId, credits) => {
-      if (credits === null) {
-        balances.delete(accountId);
-        return;
-      }
-      const b = balances.get(accountId);
-      if (b) b.stored = credits;
-      else {
-        if (balances.size >= balanceLimit) {
-          const idle = [...balances].find(([, v]) => v.spent === 0 && v.flushing === 0);
-          if (idle) balances.delete(idle[0]);
-        }
-        balances.set(accountId, { stored: credits, spent: 0, flushing: 0 });
-      }
+      if (credits === null) balances.delete(accountId);
+      else observe(accountId, credits);
     },
-    hasCredit: (accountId) => {
-      const b = balances.get(accountId);
-      return b === undefined || left(b) > 0;
-    },
-    spendCredit: (accountId) => {
-      const b = balances.get(accountId);
-      if (b === undefined) return true;
+    hasCredit: (accountId, seed) => left(balanceOf(accountId, seed)) > 0,
+    spendCredit: (accountId, seed) => {
+      const b = balanceOf(accountId, seed);
       if (left(b) <= 0) return false;
       b.spent++;
       return true;

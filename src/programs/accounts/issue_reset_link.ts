@@ -5,16 +5,13 @@
 import { Effect, Option } from "effect";
 import { AccountStore } from "@layers/account_store.ts";
 import { AppConfig, publicBaseUrl } from "@layers/config.ts";
-import { InvalidEmail } from "@src/domain/account_errors.ts";
 import { NotFoundError } from "@src/domain/errors.ts";
 import { normalizeEmail } from "@src/domain/accounts.ts";
 import { newSecret, operatorResetLinkHours } from "./secrets.ts";
 
 export const issueResetLink = (emailText: string) =>
   Effect.gen(function* () {
-    const email: string = yield* normalizeEmail(emailText).pipe(
-      Effect.mapError((e) => new InvalidEmail({ reason: e.reason })),
-    );
+    const email = yield* normalizeEmail(emailText);
     const store = yield* AccountStore;
     const account = yield* store.byEmail(email);
     if (Option.isNone(account)) {
