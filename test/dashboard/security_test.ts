@@ -197,6 +197,31 @@ Deno.test({
         assert.match((await owner.get(`/dashboard/keys/${secondId}`)).text, /Key <q>second<\/q>/);
       });
 
+      await t.step(
+        "deactivate, activate and rename from the dashboard reach the API within a second",
+        async () => {
+          const within = async (status: number) => {
+            const until = Date.now() + 1_000;
+            while ((await keyStatus(base, second)) !== status) {
+              if (Date.now() > until) assert.fail(`not ${status} within a second`);
+              await new Promise((r) => setTimeout(r, 50));
+            }
+          };
+          let r = await owner.post(`/dashboard/keys/${secondId}/deactivate`, { csrf: sessionCsrf });
+          assert.equal(r.headers.get("location"), `/dashboard/keys/${secondId}?done=deactivated`);
+          await within(403);
+          assert.match((await owner.get(r.headers.get("location")!)).text, /The key is deactivated/);
+          r = await owner.post(`/dashboard/keys/${secondId}/activate`, { csrf: sessionCsrf });
+          assert.equal(r.status, 303);
+          await within(200);
+          r = await owner.post(`/dashboard/keys/${secondId}/rename`, { csrf: sessionCsrf, name: "renamed" });
+          assert.equal(r.status, 303);
+          assert.match((await owner.get(`/dashboard/keys/${secondId}`)).text, /Key <q>renamed<\/q>/);
+          r = await owner.post(`/dashboard/keys/${secondId}/rename`, { csrf: sessionCsrf, name: "second" });
+          assert.equal(r.status, 303);
+        },
+      );
+
       await t.step("a hostile key name is shown as text, never as markup", async () => {
         const name = `<img src=x onerror="alert(1)">'&`;
         const { id } = await owner.createKey({
