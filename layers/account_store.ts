@@ -256,18 +256,22 @@ export const makeAccountStore = (sql: SqlClient, prefix: string): AccountStoreSh
     ).pipe(Effect.mapError(unavailable)),
 
     createSession: (input) =>
-      Effect.map(
-        sql<{ id: string; createdAt: Date }>`
+      sql.withTransaction(Effect.gen(function* () {
+        // the account's ended sessions and links go as it logs in: the tables hold live rows only, roughly
+        yield* sql`delete from cds.session where account_id = ${input.accountId} and expires_at <= now()`;
+        yield* sql`delete from cds.account_token where account_id = ${input.accountId}
+          and (expires_at <= now() - interval '1 day' or used_at <= now() - interval '1 day')`;
+        const [row] = yield* sql<{ id: string; createdAt: Date }>`
           insert into cds.session (secret_sha256, account_id, csrf_token, expires_at)
           values (${hashSecret(input.secret)}, ${input.accountId}, ${input.csrfToken}, ${input.expiresAt})
-          returning id::text as id, created_at as "createdAt"`,
-        ([row]) => ({
+          returning id::text as id, created_at as "createdAt"`;
+        return {
           id: Number(row!.id),
           csrfToken: input.csrfToken,
           createdAt: row!.createdAt,
           expiresAt: input.expiresAt,
-        }),
-      ).pipe(Effect.mapError(unavailable)),
+        };
+      })).pipe(Effect.mapError(unavailable)),
     session: (secret) =>
       Effect.gen(function* () {
         const rows = yield* sql<

@@ -1,7 +1,8 @@
 /**
  * The only composition root: every infrastructure layer is assembled here, chosen by configuration (PostgreSQL
  * where a URL is set, embedded PGlite otherwise; Redis for shared rate limits when REDIS_URL is set, memory
- * otherwise). Programs name only the Tags.
+ * otherwise). Programs name only the Tags. The one piece a protocol adapter makes, the GraphQL schema built from a
+ * database's model, comes in as `buildGraphqlSchema` (src/main.ts passes src/graphql/build_schema.ts).
  */
 import { Layer, Option, Redacted } from "effect";
 import { AccessLive } from "./access.ts";
@@ -19,7 +20,7 @@ import { DependencyMonitorLive } from "./dependency_monitor.ts";
 import { ChainClockLive } from "./chain_clock.ts";
 import { ChainTipsLive } from "./chain_tips.ts";
 import { NodeClientsLive } from "./node_client.ts";
-import { GraphqlSchemasLive } from "./graphql_schemas.ts";
+import { type BuildGraphqlSchema, makeGraphqlSchemasLive } from "./graphql_schemas.ts";
 import { KeyStoreLive } from "./key_store.ts";
 import { MetricsLive } from "./metrics.ts";
 import { MetricsSourcesLive } from "./metrics_sources.ts";
@@ -28,7 +29,11 @@ import { ServiceDatabaseLive } from "./service_db.ts";
 import { UsageLive } from "./usage.ts";
 
 /** `board` receives each dependency's state while the layers wait for it, and after (dependencies.ts). */
-export const makeAppLayer = (config: AppConfigShape, board: DependencyBoard) => {
+export const makeAppLayer = (
+  config: AppConfigShape,
+  board: DependencyBoard,
+  buildGraphqlSchema: BuildGraphqlSchema,
+) => {
   const configLayer = Layer.succeed(AppConfig, config);
   const chains = ChainDatabasesLive.pipe(Layer.provide(configLayer));
   const serviceDb = ServiceDatabaseLive.pipe(Layer.provide(configLayer));
@@ -51,7 +56,7 @@ export const makeAppLayer = (config: AppConfigShape, board: DependencyBoard) => 
     ChainClockLive.pipe(Layer.provide(chains)),
     tips,
     nodeClients,
-    GraphqlSchemasLive.pipe(Layer.provide(Layer.merge(chains, configLayer))),
+    makeGraphqlSchemasLive(buildGraphqlSchema).pipe(Layer.provide(Layer.merge(chains, configLayer))),
     serviceDb,
     access,
     // accounts (issue 16): the dashboard's programs

@@ -6,7 +6,7 @@
 import { Effect } from "effect";
 import type { Network } from "@schemas/network.ts";
 import { seedDemoChainPglite } from "@src/demo_chain/seed.ts";
-import { openPglite } from "./sql_pglite.ts";
+import { openPglite } from "./pglite_open.ts";
 
 export interface PrepareRequest {
   readonly dataDir: string;

@@ -3,15 +3,16 @@
  * catalog plus db-sync's implied references), the model the compiler reads it with, and where its statements
  * run. On PostgreSQL that is a read-only pool of its own whose sessions carry the GraphQL statement timeout, so
  * a query is one round trip; the embedded PGlite has one session, so there each statement gets the timeout in a
- * transaction of its own (`limitedSessions` false).
+ * transaction of its own (`limitedSessions` false). The model is read here (src/queries/schema_model.ts); the
+ * graphql-js schema is the GraphQL adapter's to build from it (src/graphql/build_schema.ts), handed in by the
+ * composition root's caller, since layers never import a protocol adapter.
  */
 import * as Reactivity from "@effect/experimental/Reactivity";
 import type { SqlClient } from "@effect/sql/SqlClient";
 import { Context, Effect, Layer, Option, Redacted } from "effect";
 import type { GraphQLSchema } from "graphql";
 import type { Network } from "@schemas/network.ts";
-import { buildSchema } from "@src/graphql/build_schema.ts";
-import { readSchemaModel, type SchemaModel } from "@src/graphql/schema_model.ts";
+import { readSchemaModel, type SchemaModel } from "@src/queries/schema_model.ts";
 import { ChainDatabaseError, ChainDatabases } from "./chain_db.ts";
 import { AppConfig, redactUrl } from "./config.ts";
 import { scopedAttempt, waitFor } from "./dependencies.ts";
@@ -35,7 +36,12 @@ export class GraphqlSchemas extends Context.Tag("GraphqlSchemas")<GraphqlSchemas
 /** Connections of the GraphQL pool per network (the chain pool has its own). */
 const graphqlConnections = 16;
 
-export const GraphqlSchemasLive: Layer.Layer<GraphqlSchemas, ChainDatabaseError, ChainDatabases | AppConfig> =
+/** Builds a network's executable schema from its model (src/graphql/build_schema.ts). */
+export type BuildGraphqlSchema = (model: SchemaModel) => GraphQLSchema;
+
+export const makeGraphqlSchemasLive = (
+  buildSchema: BuildGraphqlSchema,
+): Layer.Layer<GraphqlSchemas, ChainDatabaseError, ChainDatabases | AppConfig> =>
   Layer.scoped(
     GraphqlSchemas,
     Effect.gen(function* () {

@@ -9,7 +9,7 @@ import type { Network } from "@schemas/network.ts";
 import type { RpcError } from "@src/jsonrpc/frame.ts";
 import type { QueryServices } from "@src/jsonrpc/method.ts";
 import { makeDevnet } from "@src/devnet/devnet.ts";
-import type { OgmiosUtxoEntry } from "@src/devnet/cardano.ts";
+import type { OgmiosUtxoEntry } from "@src/devnet/decoding/cml_conversions.ts";
 import type { LedgerRejection } from "@src/devnet/errors.ts";
 import type { ChainDatabase } from "./chain_db.ts";
 import { chainDbNodeClient } from "./node_client_chain_db.ts";

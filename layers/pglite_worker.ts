@@ -7,7 +7,7 @@
 /// <reference lib="deno.worker" />
 import { PGlite } from "@electric-sql/pglite";
 import type { WorkerReply, WorkerRequest } from "./pglite_protocol.ts";
-import { openPglite } from "./sql_pglite.ts";
+import { openPglite } from "./pglite_open.ts";
 
 let db: PGlite | undefined;
 let readOnly = false;

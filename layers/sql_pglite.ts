@@ -15,33 +15,18 @@ import { SqlError } from "@effect/sql/SqlError";
 import { PgClient } from "@effect/sql-pg";
 import type { Reactivity } from "@effect/experimental/Reactivity";
 import { Effect, type Scope, Stream } from "effect";
+import { openPglite } from "./pglite_open.ts";
 import { PgliteSession, type PgliteSessionOptions } from "./pglite_session.ts";
 import { AcquireTimer, registerPoolUse } from "./pool_use.ts";
-import { textParsers } from "./sql_types.ts";
+
+// tools and tests open their PGlite here too
+export { openPglite, type PgliteOpenOptions } from "./pglite_open.ts";
 
 export interface PgliteClientOptions {
   /** Directory of the database files; undefined = in memory. */
   readonly dataDir?: string;
   readonly readOnly?: boolean;
 }
-
-export interface PgliteOpenOptions {
-  /**
-   * PostgreSQL's `shared_buffers` (e.g. "32MB"); PGlite's default is 128MB, all of it resident once opened.
-   * Its files are read through the OS page cache, so a small pool costs little for our data sizes.
-   */
-  readonly sharedBuffers?: string;
-}
-
-/** Opens (creating on first use) a PGlite database with our parsers. */
-export const openPglite = (dataDir?: string, o: PgliteOpenOptions = {}): Promise<PGlite> =>
-  PGlite.create({
-    dataDir,
-    parsers: textParsers,
-    ...(o.sharedBuffers
-      ? { startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${o.sharedBuffers}`] }
-      : {}),
-  });
 
 /** Where the client's statements run: the session is one PostgreSQL session at a time. */
 interface Statements {

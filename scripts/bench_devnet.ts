@@ -15,8 +15,8 @@ import { makePgSqlClient } from "@layers/sql_pg.ts";
 import { makePgliteSqlClientFrom, openPglite } from "@layers/sql_pglite.ts";
 import { seedDemoChainPglite, seedDemoChainPostgres } from "@src/demo_chain/seed.ts";
 import { makeDevnet } from "@src/devnet/devnet.ts";
-import { type LedgerParams, readLedgerParams } from "@src/devnet/ledger_view.ts";
-import { deriveWallets, loadOrCreateSeed } from "@src/devnet/wallets.ts";
+import { type LedgerParams, readLedgerParams } from "@src/devnet/rules/ledger_view.ts";
+import { deriveWallets, loadOrCreateSeed } from "@src/devnet/wallets/wallets.ts";
 import { txConfirmation } from "@src/queries/tx_status.ts";
 import { unspentOutputs } from "@src/queries/utxo.ts";
 

@@ -13,7 +13,7 @@ import pg from "pg";
 import { makePgSqlClient } from "@layers/sql_pg.ts";
 import { buildSchema } from "@src/graphql/build_schema.ts";
 import { compileQuery } from "@src/graphql/compile.ts";
-import { readSchemaModel } from "@src/graphql/schema_model.ts";
+import { readSchemaModel } from "@src/queries/schema_model.ts";
 
 const databaseUrl = Deno.env.get("BENCH_DATABASE_URL") ?? "postgres://postgres@127.0.0.1:5432/scale_360";
 const seconds = Number(Deno.env.get("BENCH_SECONDS") ?? "8");

@@ -9,7 +9,7 @@ import { Effect } from "effect";
 import { appConfig, describeConfigError } from "@layers/config.ts";
 import { networks } from "@schemas/network.ts";
 import { demoNetworks } from "@src/demo_chain/network_params.ts";
-import { deriveWallets, loadOrCreateSeed } from "@src/devnet/wallets.ts";
+import { deriveWallets, loadOrCreateSeed } from "@src/devnet/wallets/wallets.ts";
 import { holdsServiceData, requireServiceDataDir, takeInitFlag } from "./cli_data_dir.ts";
 
 const usage = "usage: npm run devnet -- wallets --network mainnet|preprod [--init]";

@@ -16,6 +16,7 @@ import { JsonLoggerLive } from "@layers/logger.ts";
 import { lockDataDir } from "@layers/data_dir_lock.ts";
 import { memoryReport } from "@layers/embedded_memory.ts";
 import { makePrivateTree, restrictUmask } from "@layers/private_files.ts";
+import { buildSchema } from "./graphql/build_schema.ts";
 import { type Handler, makeHandler } from "./server/router.ts";
 import { closeWebSockets } from "./server/ogmios_ws.ts";
 import { startingHandler } from "./server/starting.ts";
@@ -77,7 +78,7 @@ const server = Deno.serve({
 });
 
 // 2. the layers wait for what they need, then the real handler takes over
-const runtime = ManagedRuntime.make(Layer.provideMerge(makeAppLayer(settings, board), logger));
+const runtime = ManagedRuntime.make(Layer.provideMerge(makeAppLayer(settings, board, buildSchema), logger));
 try {
   await runtime.runPromise(Effect.void);
 } catch (error) {

@@ -5,7 +5,15 @@
 import type { CopyValue } from "./copy_sink.ts";
 import type { Ledger } from "./ledger.ts";
 import { rewardPot } from "@src/domain/pool_rewards.ts";
-import { epochParamValues, maxSupply, protocol } from "./network_params.ts";
+import {
+  adaPotsBalance,
+  adaPotsTotal,
+  refundDelay,
+  rewardDelay,
+  rewardUpdateMoves,
+  snapshotDelay,
+} from "@src/domain/epoch_boundary.ts";
+import { epochParamValues, protocol } from "./network_params.ts";
 import { utc } from "./row_values.ts";
 import {
   computeRewards,
@@ -63,16 +71,18 @@ export const epochBoundary = (ledger: Ledger, epoch: number, firstBlockId: numbe
     return;
   }
   // 3. the reward update: monetary expansion plus the fees of epoch - 2
-  const { expansion, pot, toTreasury } = rewardPot({
+  const earned = epoch - rewardDelay;
+  const rewardPots = rewardPot({
     reserves: ledger.reserves,
-    fees: ledger.feesByEpoch[epoch - 2] ?? 0,
+    fees: ledger.feesByEpoch[earned] ?? 0,
     monetaryExpandRate: protocol.monetaryExpandRate,
     treasuryGrowthRate: protocol.treasuryGrowthRate,
   });
-  const { rows, total } = computeRewards(ledger, epoch - 2, pot - toTreasury);
-  writeRewards(ledger, rows, epoch - 2, true);
-  ledger.treasury += BigInt(toTreasury);
-  ledger.reserves += BigInt(pot - toTreasury - total) - BigInt(expansion);
+  const { rows, total } = computeRewards(ledger, earned, rewardPots.pot - rewardPots.toTreasury);
+  writeRewards(ledger, rows, earned, true);
+  const moves = rewardUpdateMoves(rewardPots, total);
+  ledger.treasury += moves.toTreasury;
+  ledger.reserves += moves.reservesChange;
   // 4. pool retirements take effect: deposit refunds to the reward account
   for (const p of ledger.pools) {
     if (p.retiring === epoch && !p.retired) {
@@ -81,7 +91,14 @@ export const epochBoundary = (ledger: Ledger, epoch: number, firstBlockId: numbe
       ledger.depositsStake -= BigInt(protocol.poolDeposit);
       const owner = ledger.wallets[p.rewardWallet]!;
       if (owner.registered) {
-        ledger.row("reward", [owner.stakeAddressId, "refund", protocol.poolDeposit, epoch, p.id, epoch - 1]);
+        ledger.row("reward", [
+          owner.stakeAddressId,
+          "refund",
+          protocol.poolDeposit,
+          epoch,
+          p.id,
+          epoch - refundDelay,
+        ]);
         owner.rewards += protocol.poolDeposit;
       } else {
         ledger.treasury += BigInt(protocol.poolDeposit);
@@ -98,14 +115,14 @@ export const epochBoundary = (ledger: Ledger, epoch: number, firstBlockId: numbe
       "treasury",
       prop.amount,
       epoch,
-      epoch - 1,
+      epoch - refundDelay,
     ]);
     ledger.row("reward_rest", [
       ledger.stakeAddressId(prop.returnWallet),
       "proposal_refund",
       prop.deposit,
       epoch,
-      epoch - 1,
+      epoch - refundDelay,
     ]);
     ledger.treasury -= BigInt(prop.amount);
     beneficiary.rewards += prop.amount;
@@ -113,7 +130,7 @@ export const epochBoundary = (ledger: Ledger, epoch: number, firstBlockId: numbe
     ledger.depositsProposal -= BigInt(prop.deposit);
   }
   // 6. stake distribution: the snapshot taken entering epoch - 1 is active now
-  const active = ledger.snapshots[epoch - 1];
+  const active = ledger.snapshots[epoch - snapshotDelay];
   if (active) writeEpochStake(ledger, epoch, active);
   ledger.snapshots[epoch] = snapshot(ledger);
   writeDrepDistr(ledger, epoch, ledger.snapshots[epoch]!);
@@ -121,10 +138,19 @@ export const epochBoundary = (ledger: Ledger, epoch: number, firstBlockId: numbe
   const utxo = totalUtxo(ledger);
   const rewards = totalRewards(ledger);
   const feesPot = BigInt(ledger.feesByEpoch[epoch - 1] ?? 0);
-  const sum = ledger.treasury + ledger.reserves + rewards + utxo + ledger.depositsStake +
-    ledger.depositsDrep +
-    ledger.depositsProposal + feesPot;
-  if (sum !== maxSupply) throw new Error(`demo chain: ada_pots do not add up at epoch ${epoch}: ${sum}`);
+  const pots = {
+    treasury: ledger.treasury,
+    reserves: ledger.reserves,
+    rewards,
+    utxo,
+    depositsStake: ledger.depositsStake,
+    fees: feesPot,
+    depositsDrep: ledger.depositsDrep,
+    depositsProposal: ledger.depositsProposal,
+  };
+  if (!adaPotsBalance(pots)) {
+    throw new Error(`demo chain: ada_pots do not add up at epoch ${epoch}: ${adaPotsTotal(pots)}`);
+  }
   ledger.row("ada_pots", [
     ledger.id("ada_pots"),
     firstSlot,

@@ -2,7 +2,8 @@
 import costModels from "./cost_models.json" with { type: "json" };
 import * as enc from "./cardano_encoding.ts";
 import type { Ledger } from "./ledger.ts";
-import { ada, maxSupply } from "./network_params.ts";
+import { ada } from "./network_params.ts";
+import { maxSupply } from "@src/domain/network_constants.ts";
 import { b, j, utc } from "./row_values.ts";
 
 export const writeGenesis = (ledger: Ledger) => {

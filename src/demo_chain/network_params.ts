@@ -31,9 +31,6 @@ export const demoNetworks: Readonly<Record<Network, DemoNetwork>> = {
   },
 };
 
-export const epochLength = 432_000;
-/** 45 billion ADA: every lovelace is in exactly one of the ada_pots buckets. */
-export const maxSupply = 45_000_000_000_000_000n;
 export const ada = 1_000_000;
 
 /** Conway parameters as on mainnet (protocol 10.0), used as given by the generator's ledger rules. */

@@ -5,7 +5,9 @@
 import type { Ledger } from "./ledger.ts";
 import type { StakeSnapshot } from "./ledger_types.ts";
 import { type PoolEpoch, type PoolReward, poolRewards } from "@src/domain/pool_rewards.ts";
-import { maxSupply, protocol } from "./network_params.ts";
+import { protocol } from "./network_params.ts";
+import { maxSupply } from "@src/domain/network_constants.ts";
+import { rewardDelay, snapshotDelay } from "@src/domain/epoch_boundary.ts";
 
 /** One reward a pool's stake earned, to a wallet's reward account. */
 export type RewardRow = PoolReward<number, number>;
@@ -54,7 +56,7 @@ export const writeEpochStake = (
  * each pool made (see poolRewards). Returns rows (not yet written) and their total.
  */
 export const computeRewards = (ledger: Ledger, earned: number, pot: number) => {
-  const snap = ledger.snapshots[earned - 1];
+  const snap = ledger.snapshots[earned - snapshotDelay];
   const blocks = ledger.blocksByPool[earned];
   if (!snap || !blocks || pot <= 0) return { rows: [], total: 0 };
   const pools: Array<PoolEpoch<number, number>> = [];
@@ -89,7 +91,7 @@ export const writeRewards = (
       ledger.stakeAddressId(row.account),
       row.type,
       row.amount,
-      earned + 2,
+      earned + rewardDelay,
       ledger.pools[row.pool]!.id,
       earned,
     ]);

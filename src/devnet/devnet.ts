@@ -25,26 +25,28 @@ import {
 import type { Network } from "@schemas/network.ts";
 import type { SpentTracking } from "@src/dbsync/detect.ts";
 import { demoNetworks } from "@src/demo_chain/network_params.ts";
-import { makeChainTime, readEpochAnchor } from "@layers/chain_clock.ts";
+import { makeChainTime } from "@src/domain/chain_time.ts";
+import { slotLengthMs } from "@src/domain/network_constants.ts";
+import { readEpochAnchor } from "@src/queries/epoch_anchor.ts";
 import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
-import { makeAdmissionQueue } from "./admission_queue.ts";
-import { addMeasures, blockCapacity, measureTx, mempoolCapacity, within } from "./block_capacity.ts";
-import { writeBlockIsolating } from "./block_isolation.ts";
-import type { BlockTx, WrittenBlock } from "./block_writer.ts";
-import { listOf, type OgmiosUtxoEntry, outputFromOgmios, refKey } from "./cardano.ts";
-import { unstorableText } from "./dbsync_text.ts";
-import { type DecodedTransaction, decodeTransaction } from "./decode.ts";
+import { makeAdmissionQueue } from "./mempool/admission_queue.ts";
+import { addMeasures, blockCapacity, measureTx, mempoolCapacity, within } from "./blocks/block_capacity.ts";
+import { writeBlockIsolating } from "./blocks/block_isolation.ts";
+import type { BlockTx, WrittenBlock } from "./blocks/block_writer.ts";
+import { listOf, type OgmiosUtxoEntry, outputFromOgmios, refKey } from "./decoding/cml_conversions.ts";
+import { unstorableText } from "./rows/dbsync_text.ts";
+import { type DecodedTransaction, decodeTransaction } from "./decoding/decode_tx.ts";
 import * as E from "./errors.ts";
-import { evaluateScripts, type RedeemerBudget, type SlotConfig } from "./evaluate.ts";
-import { fundWallets } from "./faucet.ts";
-import { decodeForSubmission } from "./ledger_decodable.ts";
-import { type LedgerParams, type LedgerView, makeLedgerView, readLedgerParams } from "./ledger_view.ts";
-import { Mempool } from "./mempool.ts";
-import { validatePhase1 } from "./phase1_rules.ts";
-import { referenceScriptsSize } from "./reference_scripts.ts";
-import { txLimitsFailure } from "./tx_limits.ts";
-import { redeemerEntries } from "./tx_parts.ts";
-import { deriveWallets, type DevnetWallet, loadOrCreateSeed } from "./wallets.ts";
+import { evaluateScripts, type RedeemerBudget, type SlotConfig } from "./rules/phase2.ts";
+import { fundWallets } from "./wallets/faucet.ts";
+import { decodeForSubmission } from "./decoding/ledger_decodable.ts";
+import { type LedgerParams, type LedgerView, makeLedgerView, readLedgerParams } from "./rules/ledger_view.ts";
+import { Mempool } from "./mempool/mempool.ts";
+import { validatePhase1 } from "./rules/phase1.ts";
+import { referenceScriptsSize } from "./rules/reference_scripts.ts";
+import { txLimitsFailure } from "./mempool/tx_limits.ts";
+import { redeemerEntries } from "./decoding/tx_parts.ts";
+import { deriveWallets, type DevnetWallet, loadOrCreateSeed } from "./wallets/wallets.ts";
 
 export interface DevnetConfig {
   readonly network: Network;
@@ -101,7 +103,7 @@ export const makeDevnet = (sql: SqlClient, config: DevnetConfig): Effect.Effect<
     const slots: SlotConfig = {
       zeroTimeMs: time.slotToTime(0).getTime(),
       zeroSlot: 0,
-      slotLengthMs: 1000,
+      slotLengthMs,
     };
     const params = yield* Ref.make<LedgerParams>(yield* readLedgerParams(sql));
     const mempool = new Mempool();

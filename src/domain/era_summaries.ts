@@ -3,7 +3,22 @@
  * times). Byron has 20 s slots and 21,600-slot epochs; every later era 1 s slots and 432,000-slot epochs
  * (mainnet and preprod). Eras a network skipped (a chain born in Conway) start and end at the same bound.
  */
-import type { EraHistory } from "@src/queries/eras.ts";
+import {
+  byronEpochLength,
+  byronSafeZone,
+  byronSlotLengthMs,
+  epochLength,
+  shelleySafeZone,
+  slotLengthMs,
+} from "./network_constants.ts";
+
+/** The ledger eras a chain database has seen (src/queries/eras.ts reads it from db-sync). */
+export interface EraHistory {
+  /** The first epoch of each protocol major version, in order. */
+  readonly firstEpochs: ReadonlyArray<{ readonly major: number; readonly epoch: number }>;
+  readonly tipEpoch: number;
+  readonly tipSlot: number;
+}
 
 export const eraNames = ["byron", "shelley", "allegra", "mary", "alonzo", "babbage", "conway"] as const;
 export type Era = typeof eraNames[number];
@@ -26,8 +41,12 @@ interface Bound {
   readonly epoch: number;
 }
 
-const byron = { epochLength: 21_600, slotLength: { milliseconds: 20_000 }, safeZone: 4_320 };
-const shelley = { epochLength: 432_000, slotLength: { milliseconds: 1_000 }, safeZone: 129_600 };
+const byron = {
+  epochLength: byronEpochLength,
+  slotLength: { milliseconds: byronSlotLengthMs },
+  safeZone: byronSafeZone,
+};
+const shelley = { epochLength, slotLength: { milliseconds: slotLengthMs }, safeZone: shelleySafeZone };
 
 export const eraSummaries = (history: EraHistory) => {
   const shelleyStart = history.firstEpochs[0]?.epoch ?? 0;
@@ -35,10 +54,14 @@ export const eraSummaries = (history: EraHistory) => {
   const bound = (epoch: number): Bound => {
     if (epoch <= shelleyStart) {
       const slot = epoch * byron.epochLength;
-      return { time: { seconds: slot * 20 }, slot, epoch };
+      return { time: { seconds: (slot * byronSlotLengthMs) / 1000 }, slot, epoch };
     }
     const slot = byronEndSlot + (epoch - shelleyStart) * shelley.epochLength;
-    return { time: { seconds: byronEndSlot * 20 + (slot - byronEndSlot) }, slot, epoch };
+    return {
+      time: { seconds: (byronEndSlot * byronSlotLengthMs + (slot - byronEndSlot) * slotLengthMs) / 1000 },
+      slot,
+      epoch,
+    };
   };
   // the first epoch of each era after Byron (an era no epoch ran in starts where the next one does)
   const starts = new Map<Era, number>();

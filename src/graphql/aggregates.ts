@@ -3,10 +3,11 @@
  * string, avg as a float, min/max in the column's own output form, over the row source's columns `r.c0, r.c1..`.
  */
 import { getArgumentValues, type GraphQLObjectType } from "graphql";
-import { outputSql, type ScalarName } from "./scalars.ts";
-import type { TableModel } from "./schema_model.ts";
+import { outputSql } from "./scalars.ts";
+import type { ScalarName, TableModel } from "@src/queries/schema_model.ts";
 import { asList, type Context, fieldDef, type Fields, subfields } from "./selection.ts";
-import { jsonObject, QueryRejected } from "./sql_text.ts";
+import { QueryRejected } from "./failures.ts";
+import { jsonObject } from "./sql_text.ts";
 
 export const aggregateFields = (
   ctx: Context,

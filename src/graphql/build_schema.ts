@@ -22,8 +22,8 @@ import {
   GraphQLSchema,
   GraphQLString,
 } from "graphql";
-import { isJson, isNumeric, isOrdered, makeScalars, type ScalarName, scalarTypeName } from "./scalars.ts";
-import type { ColumnModel, SchemaModel, TableModel } from "./schema_model.ts";
+import { isJson, isNumeric, isOrdered, makeScalars, scalarTypeName } from "./scalars.ts";
+import type { ColumnModel, ScalarName, SchemaModel, TableModel } from "@src/queries/schema_model.ts";
 
 export const orderByEnum = new GraphQLEnumType({
   name: "order_by",

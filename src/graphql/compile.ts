@@ -16,9 +16,10 @@ import {
 import { type BoolExp, hasIndexedFilter, joinSql, whereSql } from "./filters.ts";
 import { defaultLimit, indexedColumns, indexedForRange, isLarge, maxLimit, maxOffset } from "./limits.ts";
 import type { PlanProbe } from "./plan_guard.ts";
-import { outputSql, type ScalarName } from "./scalars.ts";
-import type { Relationship, SchemaModel, TableModel } from "./schema_model.ts";
-import { column, ident, jsonObject, QueryRejected, SqlBuilder } from "./sql_text.ts";
+import { outputSql } from "./scalars.ts";
+import type { Relationship, ScalarName, SchemaModel, TableModel } from "@src/queries/schema_model.ts";
+import { QueryRejected } from "./failures.ts";
+import { column, ident, jsonObject, SqlBuilder } from "./sql_text.ts";
 import { aggregateFields } from "./aggregates.ts";
 import { orderTerms } from "./order_by.ts";
 import { asList, collect, type Context, fieldDef, type Fields, rawArgument, subfields } from "./selection.ts";

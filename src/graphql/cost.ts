@@ -36,12 +36,8 @@ import {
   type QueryBudget,
   queryBudget,
 } from "./limits.ts";
-import type { SchemaModel, TableModel } from "./schema_model.ts";
-
-export interface CostRefusal {
-  readonly message: string;
-  readonly path: string;
-}
+import type { SchemaModel, TableModel } from "@src/queries/schema_model.ts";
+import { CostOverBudget } from "./failures.ts";
 
 /** What a selection set costs for one row of its parent. */
 interface Cost {
@@ -146,11 +142,6 @@ const fullIntrospectionOf = (schema: GraphQLSchema, model: SchemaModel): number 
   fullIntrospectionBySchema.set(schema, cost);
   return cost;
 };
-
-/** A budget exceeded: where, and the message. */
-class Exceeded {
-  constructor(readonly message: string, readonly path: string) {}
-}
 
 const amount = (n: number) => Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") : "too many";
 
@@ -314,7 +305,7 @@ const check = (w: Walk, c: Cost, path: string, operation: boolean) => {
   const tier = w.tier ?? "FREE";
   const other = tier === "FREE" ? "PAID" : "FREE";
   const limit = (what: string, n: number, max: number, otherMax: number, how: string) =>
-    new Exceeded(
+    new CostOverBudget(
       `the query would return at least ${amount(n)} ${what}; the ${tier} limit is ${amount(max)} per query ` +
         `(${other} ${amount(otherMax)}): ${how}`,
       path,
@@ -339,7 +330,7 @@ const check = (w: Walk, c: Cost, path: string, operation: boolean) => {
     );
   }
   if (c.selections > w.budget.selections) {
-    throw new Exceeded(
+    throw new CostOverBudget(
       `the query has at least ${
         amount(c.selections)
       } field selections once its fragments are expanded; the ` +
@@ -351,7 +342,7 @@ const check = (w: Walk, c: Cost, path: string, operation: boolean) => {
     );
   }
   if (c.introspection > w.introspectionLimit) {
-    throw new Exceeded(
+    throw new CostOverBudget(
       `the query's introspection would produce at least ${amount(c.introspection)} values; the limit is ` +
         `${introspectionBudget} full schema introspections (${amount(w.introspectionLimit)}) per query: ` +
         `ask for the schema once`,
@@ -359,7 +350,7 @@ const check = (w: Walk, c: Cost, path: string, operation: boolean) => {
     );
   }
   if (operation && c.roots > w.budget.rootFields) {
-    throw new Exceeded(
+    throw new CostOverBudget(
       `the query has at least ${amount(c.roots)} root fields (aliases count); the ${tier} limit is ` +
         `${w.budget.rootFields} per query (${other} ${others.rootFields})`,
       path,
@@ -382,7 +373,7 @@ const walkSet = (
   nodesLimit: number | undefined,
 ): void => {
   if (++w.nesting > maxNesting) {
-    throw new Exceeded(`the query nests more than ${maxNesting} selections (fragments included)`, path);
+    throw new CostOverBudget(`the query nests more than ${maxNesting} selections (fragments included)`, path);
   }
   for (const s of set.selections) {
     if (!included(w, s)) continue;
@@ -496,7 +487,7 @@ const measure = (
   budget: QueryBudget,
   introspectionLimit: number,
   tier?: Tier,
-): { readonly cost: Cost } | Exceeded => {
+): { readonly cost: Cost } | CostOverBudget => {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of document.definitions) {
     if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
@@ -518,7 +509,7 @@ const measure = (
     const root = schema.getRootType(operation.operation) ?? undefined;
     walkSet(w, operation.selectionSet, root, "data", 1, 0, true, "$", cost, true, undefined);
   } catch (e) {
-    if (e instanceof Exceeded) return e;
+    if (e instanceof CostOverBudget) return e;
     throw e;
   }
   return { cost };
@@ -535,7 +526,7 @@ export const refuseCostly = (
   operation: OperationDefinitionNode,
   variables: Readonly<Record<string, unknown>>,
   tier: Tier,
-): CostRefusal | undefined => {
+): CostOverBudget | undefined => {
   const measured = measure(
     schema,
     model,
@@ -546,15 +537,15 @@ export const refuseCostly = (
     introspectionBudget * fullIntrospectionOf(schema, model),
     tier,
   );
-  if (measured instanceof Exceeded) return { message: measured.message, path: measured.path };
+  if (measured instanceof CostOverBudget) return measured;
   const { depth, deepest } = measured.cost;
   if (depth > maxDepth[tier]) {
-    return {
-      message: `the query is nested ${depth} levels deep; the ${tier} tier allows at most ${
+    return new CostOverBudget(
+      `the query is nested ${depth} levels deep; the ${tier} tier allows at most ${
         maxDepth[tier]
       } (PAID ${maxDepth.PAID})`,
-      path: deepest,
-    };
+      deepest,
+    );
   }
   return undefined;
 };

@@ -8,7 +8,7 @@
  */
 import type { SqlClient } from "@effect/sql/SqlClient";
 import type { SqlError } from "@effect/sql/SqlError";
-import { Effect } from "effect";
+import { Effect, Either } from "effect";
 import {
   type DocumentNode,
   execute as executeIntrospection,
@@ -23,11 +23,19 @@ import {
 } from "graphql";
 import type { Tier } from "@layers/key_store.ts";
 import type { GraphqlSchema } from "@layers/graphql_schemas.ts";
-import { compileQuery } from "./compile.ts";
-import { type GraphqlError, graphqlError, pathOf } from "./errors.ts";
+import type { Network } from "@schemas/network.ts";
+import { type CompiledQuery, compileQuery } from "./compile.ts";
+import { pathOf } from "./errors.ts";
 import { refuseCostly } from "./cost.ts";
+import {
+  type CostOverBudget,
+  fromStatementFailure,
+  type GraphqlFailure,
+  type Issue,
+  QueryInvalid,
+  QueryRejected,
+} from "./failures.ts";
 import { refuseUnselective } from "./plan_guard.ts";
-import { QueryRejected } from "./sql_text.ts";
 
 export interface GraphqlRequest {
   readonly query: string;
@@ -35,37 +43,31 @@ export interface GraphqlRequest {
   readonly operationName: string | undefined;
 }
 
+/** A query's answer; its failures are the tagged errors of failures.ts. */
 export interface GraphqlAnswer {
-  /** `{"data": ...}` or `{"errors": [...]}`, as JSON text. */
+  /** `{"data": ...}`, as JSON text. */
   readonly body: string;
   readonly statements: number;
-  /** The database could not answer (an outage, not the query's fault): HTTP 503 with the errors array. */
-  readonly unavailable?: boolean;
 }
-
-const failed = (errors: ReadonlyArray<GraphqlError>): GraphqlAnswer => ({
-  body: JSON.stringify({ errors }),
-  statements: 0,
-});
 
 /** Far beyond any hand-written or generated query; stops token floods before validation runs. */
 const maxTokens = 20_000;
 
-type Prepared =
-  | { readonly errors: ReadonlyArray<GraphqlError> }
-  | {
-    readonly document: DocumentNode;
-    readonly operation: OperationDefinitionNode;
-    readonly fragments: Record<string, FragmentDefinitionNode>;
-    readonly variables: Record<string, unknown>;
-  };
+interface Prepared {
+  readonly document: DocumentNode;
+  readonly operation: OperationDefinitionNode;
+  readonly fragments: Record<string, FragmentDefinitionNode>;
+  readonly variables: Record<string, unknown>;
+}
 
 /** A query text parsed (or why not) and, once its cost allowed it, validated. */
 interface Checked {
   readonly document?: DocumentNode;
-  readonly parseErrors?: ReadonlyArray<GraphqlError>;
-  validationErrors?: ReadonlyArray<GraphqlError>;
+  readonly parseError?: QueryInvalid;
+  validationIssues?: ReadonlyArray<Issue>;
 }
+
+const invalid = (...issues: ReadonlyArray<Issue>) => new QueryInvalid({ code: "validation-failed", issues });
 
 /**
  * Parsed and validated documents by query text, per schema. Clients send the same query text again and again
@@ -86,7 +88,9 @@ const parsed = (schema: GraphqlSchema, query: string): Checked => {
     checked = { document: parse(query, { maxTokens }) };
   } catch (e) {
     const message = e instanceof GraphQLError ? e.message : String(e);
-    checked = { parseErrors: [graphqlError(message, "$.query", "parse-failed")] };
+    checked = {
+      parseError: new QueryInvalid({ code: "parse-failed", issues: [{ message, path: "$.query" }] }),
+    };
   }
   if (query.length > maxCachedQueryLength) return checked;
   if (cache.size >= maxCheckedDocuments) cache.clear();
@@ -95,40 +99,66 @@ const parsed = (schema: GraphqlSchema, query: string): Checked => {
 };
 
 const validated = (schema: GraphqlSchema, checked: Checked, document: DocumentNode) =>
-  checked.validationErrors ??= validate(schema.schema, document).map((e) =>
-    graphqlError(e.message, pathOf(document, e.nodes?.[0]), "validation-failed")
-  );
+  checked.validationIssues ??= validate(schema.schema, document).map((e) => ({
+    message: e.message,
+    path: pathOf(document, e.nodes?.[0]),
+  }));
 
 /**
  * Everything before the database: the documented errors for what is wrong with the query. The cost comes
  * before validation: a document too large to run is refused before the validator spends time on it.
  */
-const prepare = (schema: GraphqlSchema, request: GraphqlRequest, tier: Tier): Prepared => {
+const prepare = (
+  schema: GraphqlSchema,
+  request: GraphqlRequest,
+  tier: Tier,
+): Either.Either<Prepared, QueryInvalid | CostOverBudget> => {
   const checked = parsed(schema, request.query);
-  if (checked.parseErrors) return { errors: checked.parseErrors };
+  if (checked.parseError) return Either.left(checked.parseError);
   const document = checked.document!;
   const operation = getOperationAST(document, request.operationName);
   if (!operation) {
     const message = request.operationName
       ? `no operation named "${request.operationName}" in the query`
       : "the query has several operations: name the one to run in operationName";
-    return { errors: [graphqlError(message, "$.operationName", "validation-failed")] };
+    return Either.left(invalid({ message, path: "$.operationName" }));
   }
   const costly = refuseCostly(schema.schema, schema.model, document, operation, request.variables, tier);
-  if (costly) return { errors: [graphqlError(costly.message, costly.path, "validation-failed")] };
-  const invalid = validated(schema, checked, document);
-  if (invalid.length > 0) return { errors: invalid };
+  if (costly) return Either.left(costly);
+  const issues = validated(schema, checked, document);
+  if (issues.length > 0) return Either.left(invalid(...issues));
   const fragments: Record<string, FragmentDefinitionNode> = {};
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
   const coerced = getVariableValues(schema.schema, operation.variableDefinitions ?? [], request.variables);
   if (coerced.errors) {
-    return {
-      errors: coerced.errors.map((e) =>
-        graphqlError(e.message, pathOf(document, e.nodes?.[0]), "validation-failed")
-      ),
-    };
+    return Either.left(invalid(...coerced.errors.map((e) => ({
+      message: e.message,
+      path: pathOf(document, e.nodes?.[0]),
+    }))));
   }
-  return { document, operation, fragments, variables: coerced.coerced };
+  return Either.right({ document, operation, fragments, variables: coerced.coerced });
+};
+
+/**
+ * The one SQL statement for the query, or the compiler's refusal. The compile walk is recursive and leaves it
+ * by throwing its refusal (or graphql-js's, for a value it cannot read); here both become typed failures.
+ */
+const compile = (
+  schema: GraphqlSchema,
+  request: GraphqlRequest,
+  { document, operation, fragments, variables }: Prepared,
+): Either.Either<CompiledQuery, QueryRejected | QueryInvalid> => {
+  try {
+    return Either.right(
+      compileQuery(schema.schema, schema.model, operation, fragments, variables, request.variables),
+    );
+  } catch (e) {
+    if (e instanceof QueryRejected) return Either.left(e);
+    if (e instanceof GraphQLError) {
+      return Either.left(invalid({ message: e.message, path: pathOf(document, e.nodes?.[0]) }));
+    }
+    throw e;
+  }
 };
 
 /**
@@ -154,85 +184,27 @@ export const runStatement = (
     ) as Effect.Effect<ReadonlyArray<{ data: string }>, SqlError>;
   }));
 
-const isTimeout = (e: { readonly cause?: unknown; readonly message: string }) =>
-  /statement timeout/i.test(e.message) ||
-  /statement timeout/i.test(String((e.cause as Error)?.message ?? ""));
-
-/** SQLSTATE class 22 (data exception): a value PostgreSQL refuses, such as 2026-02-30; the query's fault. */
-const dataException = (e: { readonly cause?: unknown }): string | undefined => {
-  const cause = e.cause as { code?: unknown; message?: unknown } | undefined;
-  return typeof cause?.code === "string" && cause.code.startsWith("22") ? String(cause.message) : undefined;
-};
-
 export const executeGraphql: (
   schema: GraphqlSchema,
   request: GraphqlRequest,
   tier: Tier,
-) => Effect.Effect<GraphqlAnswer> = Effect.fn("graphql.execute")(
-  function* (schema: GraphqlSchema, request: GraphqlRequest, tier: Tier) {
-    const prepared = prepare(schema, request, tier);
-    if ("errors" in prepared) return failed(prepared.errors);
-    const { document, operation, fragments, variables } = prepared;
-    let compiled;
-    try {
-      compiled = compileQuery(
-        schema.schema,
-        schema.model,
-        operation,
-        fragments,
-        variables,
-        request.variables,
-      );
-    } catch (e) {
-      if (e instanceof QueryRejected) return failed([graphqlError(e.message, e.path, e.code)]);
-      if (e instanceof GraphQLError) {
-        return failed([graphqlError(e.message, pathOf(document, e.nodes?.[0]), "validation-failed")]);
-      }
-      throw e;
-    }
-    const unselective = yield* refuseUnselective(schema.sql, compiled.probes, tier);
-    if (unselective) return failed([unselective]);
+  network: Network,
+) => Effect.Effect<GraphqlAnswer, GraphqlFailure> = Effect.fn("graphql.execute")(
+  function* (schema: GraphqlSchema, request: GraphqlRequest, tier: Tier, network: Network) {
+    const prepared = yield* prepare(schema, request, tier);
+    const { operation, fragments } = prepared;
+    const compiled = yield* compile(schema, request, prepared);
+    yield* refuseUnselective(schema.sql, compiled.probes, tier);
     let data: Record<string, unknown> | string = "{}";
     if (compiled.sql !== undefined) {
       const statement = schema.limitedSessions
         ? schema.sql.unsafe<{ data: string }>(compiled.sql, compiled.params as Array<unknown>)
         : runStatement(schema.sql, compiled.sql, compiled.params, schema.timeoutMs);
       const rows = yield* statement.pipe(
-        Effect.map((r) => ({ ok: r[0]!.data })),
-        Effect.catchAll((e) =>
-          Effect.as(
-            Effect.logWarning(`GraphQL statement failed: ${e.message}`),
-            dataException(e) !== undefined
-              ? { error: graphqlError(`a value was refused: ${dataException(e)}`, "$", "validation-failed") }
-              : isTimeout(e)
-              ? {
-                error: graphqlError(
-                  `the query ran longer than ${
-                    schema.timeoutMs / 1000
-                  } s and was cancelled: filter on indexed ` +
-                    `columns or ask for fewer rows`,
-                  "$",
-                  "statement-timeout",
-                ),
-              }
-              : {
-                error: graphqlError(
-                  "the chain database could not answer; try again shortly",
-                  "$",
-                  "unexpected",
-                ),
-              },
-          )
-        ),
+        Effect.tapError((e) => Effect.logWarning(`GraphQL statement failed: ${e.message}`)),
+        Effect.mapError(fromStatementFailure(network, schema.timeoutMs)),
       );
-      if ("error" in rows) {
-        return {
-          ...failed([rows.error]),
-          statements: 1,
-          unavailable: rows.error.extensions.code === "unexpected",
-        };
-      }
-      data = rows.ok;
+      data = rows[0]!.data;
     }
     const statements = compiled.sql === undefined ? 0 : 1;
     if (compiled.introspection.length === 0) return { body: `{"data":${data}}`, statements };
@@ -260,9 +232,7 @@ export const executeGraphql: (
     const own = (introspected.errors ?? []).filter((e) =>
       compiled.introspection.includes(String(e.path?.[0]))
     );
-    if (own.length > 0) {
-      return failed(own.map((e) => graphqlError(e.message, "$.query", "validation-failed")));
-    }
+    if (own.length > 0) return yield* invalid(...own.map((e) => ({ message: e.message, path: "$.query" })));
     const fromSql = typeof data === "string" ? JSON.parse(data) as Record<string, unknown> : data;
     const merged: Record<string, unknown> = {};
     for (const key of compiled.keys) {

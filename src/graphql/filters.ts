@@ -3,9 +3,10 @@
  * `_not`, column comparisons, and conditions through relationships as EXISTS subqueries. Also whether a filter
  * starts from an index, which decides if a chain-sized table may be queried with it.
  */
-import { comparedSql, parameterSql, parameterValue, type ScalarName } from "./scalars.ts";
-import type { Relationship, SchemaModel, TableModel } from "./schema_model.ts";
-import { column, ident, QueryRejected, type SqlBuilder } from "./sql_text.ts";
+import { comparedSql, parameterSql, parameterValue } from "./scalars.ts";
+import type { Relationship, ScalarName, SchemaModel, TableModel } from "@src/queries/schema_model.ts";
+import { QueryRejected } from "./failures.ts";
+import { column, ident, type SqlBuilder } from "./sql_text.ts";
 import { indexedForEquality, indexedForRange, isLarge, maxListValues } from "./limits.ts";
 
 export type BoolExp = Readonly<Record<string, unknown>>;

@@ -5,57 +5,43 @@
  * the body under that limit). `X-SQL-Statements` says how many statements the request issued (1 for any query
  * that reads the database).
  */
-import { Effect } from "effect";
+import { Effect, Either } from "effect";
 import { GraphqlSchemas } from "@layers/graphql_schemas.ts";
 import type { Tier } from "@layers/key_store.ts";
 import type { Network } from "@schemas/network.ts";
-import { graphqlError } from "./errors.ts";
+import { graphqlResponse } from "./answer.ts";
 import { executeGraphql, type GraphqlRequest } from "./execute.ts";
-
-const answer = (body: string, status: number, statements: number) =>
-  new Response(body, {
-    status,
-    headers: {
-      "content-type": "application/json; charset=utf-8",
-      "cache-control": "no-store",
-      "x-sql-statements": String(statements),
-    },
-  });
-
-const badRequest = (message: string, path: string, code: string, status = 400) =>
-  answer(JSON.stringify({ errors: [graphqlError(message, path, code)] }), status, 0);
+import { BodyTooLarge, RequestMalformed, toResponse } from "./failures.ts";
 
 /** The 413 for a body over the limit, in the GraphQL error shape. */
-export const graphqlBodyTooLarge = (message: string): Response =>
-  badRequest(message, "$", "body-too-large", 413);
+export const graphqlBodyTooLarge = (message: string): Response => toResponse(new BodyTooLarge({ message }));
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** The body as a GraphQL request, or the 400 that says what is wrong with it. */
-const readRequest = (text: string): GraphqlRequest | Response => {
+const malformed = (message: string, path: string, code: RequestMalformed["code"] = "parse-failed") =>
+  Either.left(new RequestMalformed({ message, path, code }));
+
+/** The body as a GraphQL request, or what is wrong with it. */
+const readRequest = (text: string): Either.Either<GraphqlRequest, RequestMalformed> => {
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
-    return badRequest("the body is not valid JSON", "$", "invalid-json");
+    return malformed("the body is not valid JSON", "$", "invalid-json");
   }
-  if (!isObject(body)) return badRequest("the body must be a JSON object with a query", "$", "parse-failed");
+  if (!isObject(body)) return malformed("the body must be a JSON object with a query", "$");
   const { query, variables, operationName } = body;
   if (typeof query !== "string") {
-    return badRequest(
-      query === undefined ? 'key "query" not found' : '"query" must be a string',
-      "$.query",
-      "parse-failed",
-    );
+    return malformed(query === undefined ? 'key "query" not found' : '"query" must be a string', "$.query");
   }
   if (variables !== undefined && variables !== null && !isObject(variables)) {
-    return badRequest('"variables" must be a JSON object', "$.variables", "parse-failed");
+    return malformed('"variables" must be a JSON object', "$.variables");
   }
   if (operationName !== undefined && operationName !== null && typeof operationName !== "string") {
-    return badRequest('"operationName" must be a string', "$.operationName", "parse-failed");
+    return malformed('"operationName" must be a string', "$.operationName");
   }
-  return { query, variables: variables ?? {}, operationName: operationName ?? undefined };
+  return Either.right({ query, variables: variables ?? {}, operationName: operationName ?? undefined });
 };
 
 export const graphqlHttp = (
@@ -64,9 +50,8 @@ export const graphqlHttp = (
   tier: Tier,
 ): Effect.Effect<Response, never, GraphqlSchemas> =>
   Effect.gen(function* () {
-    const parsed = readRequest(text);
-    if (parsed instanceof Response) return parsed;
+    const request = yield* readRequest(text);
     const schema = (yield* GraphqlSchemas).get(network);
-    const result = yield* executeGraphql(schema, parsed, tier);
-    return answer(result.body, result.unavailable ? 503 : 200, result.statements);
-  });
+    const result = yield* executeGraphql(schema, request, tier, network);
+    return graphqlResponse(result.body, 200, result.statements);
+  }).pipe(Effect.catchAll((failure) => Effect.succeed(toResponse(failure))));

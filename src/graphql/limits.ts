@@ -5,7 +5,7 @@
  * the refusal of queries that would walk a chain-sized table without an index to start from.
  */
 import type { Tier } from "@layers/key_store.ts";
-import type { ColumnModel, TableModel } from "./schema_model.ts";
+import type { ColumnModel, TableModel } from "@src/queries/schema_model.ts";
 
 export const maxDepth: Readonly<Record<Tier, number>> = { FREE: 3, PAID: 10 };
 /** Rows per list when the query sets no `limit`, and the largest `limit` accepted. */

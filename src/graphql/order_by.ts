@@ -4,7 +4,7 @@
  * desc}`). Directions are the order_by enum's values (`asc nulls last`, ...), never text from the query.
  */
 import { joinSql } from "./filters.ts";
-import type { Relationship, TableModel } from "./schema_model.ts";
+import type { Relationship, TableModel } from "@src/queries/schema_model.ts";
 import type { Context } from "./selection.ts";
 import { column, ident } from "./sql_text.ts";
 

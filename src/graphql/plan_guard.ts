@@ -10,7 +10,7 @@
 import type { SqlClient } from "@effect/sql/SqlClient";
 import { Effect } from "effect";
 import type { Tier } from "@layers/key_store.ts";
-import { type GraphqlError, graphqlError } from "./errors.ts";
+import { StatementRefused } from "./failures.ts";
 import { planCostBudget, unselective, unselectiveRows } from "./limits.ts";
 import { ident } from "./sql_text.ts";
 
@@ -111,14 +111,14 @@ const rowsOf = (sql: SqlClient, table: string) =>
 const amount = (n: number) => Math.round(n).toLocaleString("en-US");
 
 /**
- * The error for the first access the planner finds unselective, or for the cost of all of them together over
- * the tier's budget; undefined when the query may run.
+ * Fails with the first access the planner finds unselective, or with the cost of all of them together over
+ * the tier's budget; succeeds when the query may run.
  */
 export const refuseUnselective = (
   sql: SqlClient,
   probes: ReadonlyArray<PlanProbe>,
   tier: Tier,
-): Effect.Effect<GraphqlError | undefined> =>
+): Effect.Effect<void, StatementRefused> =>
   Effect.gen(function* () {
     let cost = 0;
     for (const probe of probes) {
@@ -127,30 +127,31 @@ export const refuseUnselective = (
       if (probe.withoutFilter !== undefined && e.rows >= unselectiveRows) {
         const size = (yield* rowsOf(sql, probe.table)) ?? e.rows;
         if (e.rows >= unselective * size) {
-          return graphqlError(
-            `the filter matches about ${Math.min(100, Math.round((100 * e.rows) / Math.max(1, size)))}% of ` +
+          return yield* new StatementRefused({
+            message:
+              `the filter matches about ${
+                Math.min(100, Math.round((100 * e.rows) / Math.max(1, size)))
+              }% of ` +
               `${probe.table}'s ${
                 amount(size)
               } rows (the planner's estimate): it does not narrow the scan, so ` +
               `it counts as no filter, and ${probe.withoutFilter}`,
-            probe.path,
-            "validation-failed",
-          );
+            path: probe.path,
+          });
         }
       }
       cost += e.cost;
       if (cost > planCostBudget[tier]) {
         const other = tier === "FREE" ? "PAID" : "FREE";
-        return graphqlError(
-          `the planner estimates the query's reads of chain-sized tables at ${
-            amount(cost)
-          } (cost units, about ` +
+        return yield* new StatementRefused({
+          message:
+            `the planner estimates the query's reads of chain-sized tables at ${
+              amount(cost)
+            } (cost units, about ` +
             `one page read each); the ${tier} limit is ${amount(planCostBudget[tier])} per query (${other} ` +
             `${amount(planCostBudget[other])}): filter on an indexed column with _eq, _in or a narrow range`,
-          probe.path,
-          "validation-failed",
-        );
+          path: probe.path,
+        });
       }
     }
-    return undefined;
   });

@@ -1,6 +1,6 @@
 /**
- * Column types as GraphQL scalars, named as Hasura names them (`Int`, `bigint`, `numeric`, `bytea`, `timestamp`,
- * `jsonb`, ...), with how a value goes into SQL (always a parameter) and comes out as JSON. db-sync's domains
+ * The GraphQL scalars of column types (named as Hasura names them in src/queries/schema_model.ts: `Int`, `bigint`,
+ * `numeric`, `bytea`, `timestamp`, `jsonb`, ...), with how a value goes into SQL (always a parameter) and comes out as JSON. db-sync's domains
  * (`hash32type`, `lovelace`, `word63type`, ...) take their base type's scalar, so a `bigint!` variable fits every
  * 64-bit column. Exactness first: `bigint` and `numeric` are JSON strings (lovelace sums pass 2^53), bytea is
  * lowercase hex without a prefix (a `\x` prefix is accepted on input).
@@ -16,61 +16,7 @@ import {
   valueFromASTUntyped,
   type ValueNode,
 } from "graphql";
-
-export type ScalarName =
-  | "Int"
-  | "smallint"
-  | "bigint"
-  | "numeric"
-  | "float8"
-  | "Boolean"
-  | "String"
-  | "bytea"
-  | "timestamp"
-  | "timestamptz"
-  | "date"
-  | "jsonb"
-  | "json"
-  | `enum:${string}`;
-
-/** The scalar of an information_schema column, or undefined for types the schema leaves out. */
-export const scalarOfColumn = (dataType: string, udtName: string): ScalarName | undefined => {
-  switch (dataType) {
-    case "integer":
-      return "Int";
-    case "smallint":
-      return "smallint";
-    case "bigint":
-      return "bigint";
-    case "numeric":
-      return "numeric";
-    case "double precision":
-    case "real":
-      return "float8";
-    case "boolean":
-      return "Boolean";
-    case "text":
-    case "character varying":
-    case "character":
-      return "String";
-    case "bytea":
-      return "bytea";
-    case "timestamp without time zone":
-      return "timestamp";
-    case "timestamp with time zone":
-      return "timestamptz";
-    case "date":
-      return "date";
-    case "jsonb":
-      return "jsonb";
-    case "json":
-      return "json";
-    case "USER-DEFINED":
-      return /^[a-z_][a-z0-9_]*$/.test(udtName) ? `enum:${udtName}` : undefined;
-    default:
-      return undefined;
-  }
-};
+import type { ScalarName } from "@src/queries/schema_model.ts";
 
 const invalid = (scalar: string, why: string) => new GraphQLError(`${scalar}: ${why}`);
 

@@ -16,8 +16,9 @@ import {
   valueFromASTUntyped,
 } from "graphql";
 import type { PlanProbe } from "./plan_guard.ts";
-import type { SchemaModel } from "./schema_model.ts";
-import { QueryRejected, type SqlBuilder } from "./sql_text.ts";
+import type { SchemaModel } from "@src/queries/schema_model.ts";
+import { QueryRejected } from "./failures.ts";
+import type { SqlBuilder } from "./sql_text.ts";
 
 /** What compiling one query carries along. */
 export interface Context {

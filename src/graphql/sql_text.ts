@@ -1,7 +1,6 @@
 /**
  * How compiled SQL is written: every value the query carries becomes a numbered parameter; identifiers come only
- * from the schema model (catalog names that match `[a-z_][a-z0-9_]*`), quoted. A refusal carries the spec's
- * GraphQL error fields.
+ * from the schema model (catalog names that match `[a-z_][a-z0-9_]*`), quoted.
  */
 export class SqlBuilder {
   readonly params: Array<unknown> = [];
@@ -40,15 +39,3 @@ export const jsonObject = (b: SqlBuilder, pairs: ReadonlyArray<readonly [string,
   const rows = pairs.map(([k, v], i) => `(${i}, ${b.param(k)}::text, to_json(${v}))`).join(", ");
   return `(select json_object_agg(f.k, f.v order by f.i) from (values ${rows}) as f(i, k, v))`;
 };
-
-/** A query the service refuses before running it: answered as `{message, extensions: {path, code}}`. */
-export class QueryRejected extends Error {
-  override readonly name = "QueryRejected";
-  constructor(
-    message: string,
-    readonly path: string,
-    readonly code: string = "validation-failed",
-  ) {
-    super(message);
-  }
-}

@@ -51,6 +51,8 @@ interface Prefetched {
 interface Fetched {
   readonly blocks: ReadonlyArray<Prefetched>;
   readonly tip: PointRow | undefined;
+  /** The tip ChainTips knew before the batch was read: what an empty batch waits to change. */
+  readonly seen: PointRow | undefined;
   readonly alive: boolean;
 }
 
@@ -147,7 +149,10 @@ export const makeChainSync = (network: Network): ChainSyncSession => {
    */
   const fetchAfter = (after: string, size: number) =>
     Effect.gen(function* () {
-      const { db } = yield* services;
+      const { db, watch } = yield* services;
+      // taken before the batch: a block added after the batch was read moves the tip away from it, whereas the
+      // tip read after the batch may already be that block, and waiting for a change from it would sleep past it
+      const seen = watch.current();
       const batch = yield* Effect.mapError(
         chainBatch(db.sql, after, size, db.dbSync.spentTracking),
         database,
@@ -160,7 +165,7 @@ export const makeChainSync = (network: Network): ChainSyncSession => {
         point: { id: b.id, hash: b.hash, slot: b.slot, height: b.height },
         block: blocks[i],
       }));
-      return { blocks: prefetched, tip, alive };
+      return { blocks: prefetched, tip, seen, alive };
     });
 
   const nextBlock: ChainSyncSession["nextBlock"] = (inFlight) =>
@@ -190,7 +195,7 @@ export const makeChainSync = (network: Network): ChainSyncSession => {
         const last = fetched.blocks[fetched.blocks.length - 1];
         if (!last) {
           // at the tip: wait for the next block (or a rollback), then look again
-          yield* watch.changedFrom(fetched.tip?.hash);
+          yield* watch.changedFrom(fetched.seen?.hash);
           continue;
         }
         batchTip = fetched.tip;

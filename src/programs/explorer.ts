@@ -12,8 +12,7 @@ import { blockTransactions as blockTransactionsQuery } from "@src/queries/block_
 import { epochFigures, tipPosition, totalTransactions } from "@src/queries/network_stats.ts";
 import { atTip } from "./at_tip.ts";
 import { fromSql, NotFoundError } from "@src/domain/errors.ts";
-
-const epochLength = 432_000;
+import { epochLength } from "@src/domain/network_constants.ts";
 
 export const blocks = Effect.fn("explorer.blocks")(function* (network: Network, page: number, limit: number) {
   const db = (yield* ChainDatabases).get(network);

@@ -5,13 +5,7 @@
 import type { SqlClient } from "@effect/sql/SqlClient";
 import type { SqlError } from "@effect/sql/SqlError";
 import { Effect } from "effect";
-
-export interface EraHistory {
-  /** The first epoch of each protocol major version, in order. */
-  readonly firstEpochs: ReadonlyArray<{ readonly major: number; readonly epoch: number }>;
-  readonly tipEpoch: number;
-  readonly tipSlot: number;
-}
+import type { EraHistory } from "@src/domain/era_summaries.ts";
 
 export const eraHistory = (sql: SqlClient): Effect.Effect<EraHistory, SqlError> =>
   Effect.map(

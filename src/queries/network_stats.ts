@@ -20,11 +20,9 @@ import type { SqlClient } from "@effect/sql/SqlClient";
 import type { SqlError } from "@effect/sql/SqlError";
 import { Effect } from "effect";
 import type * as Explorer from "@schemas/explorer.ts";
+import { epochLength } from "@src/domain/network_constants.ts";
 
 export type NetworkStats = typeof Explorer.NetworkStats.Type;
-
-/** Slots per epoch on mainnet and preprod. */
-export const epochLength = 432_000;
 
 export interface TipPosition {
   readonly blockNo: number;

@@ -21,6 +21,7 @@
 import type { SqlClient } from "@effect/sql/SqlClient";
 import type { SqlError } from "@effect/sql/SqlError";
 import { Effect } from "effect";
+import { maxSupply } from "@src/domain/network_constants.ts";
 
 export interface PoolRelay {
   readonly dns: string | null;
@@ -84,12 +85,10 @@ interface PoolRow {
   readonly registeredEpoch: number;
 }
 
-const maxSupply = 45_000_000_000_000_000;
-
 /** liveStake relative to the saturation point (45e15 - reserves) / k; 0 when pots or k are not known. */
 export const saturationOf = (stake: string, reserves: string | null, k: number | null): number => {
   if (reserves === null || !k) return 0;
-  const point = (maxSupply - Number(reserves)) / k;
+  const point = (Number(maxSupply) - Number(reserves)) / k;
   return point > 0 ? Number(stake) / point : 0;
 };
 

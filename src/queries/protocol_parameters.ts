@@ -5,58 +5,10 @@
 import type { SqlClient } from "@effect/sql/SqlClient";
 import type { SqlError } from "@effect/sql/SqlError";
 import { Effect } from "effect";
+import type { EpochParamRow } from "@src/domain/protocol_parameters.ts";
 
-export interface EpochParamRow {
-  readonly epochNo: number;
-  readonly minFeeA: number;
-  readonly minFeeB: number;
-  readonly maxBlockSize: number;
-  readonly maxTxSize: number;
-  readonly maxBhSize: number;
-  readonly keyDeposit: string;
-  readonly poolDeposit: string;
-  readonly maxEpoch: number;
-  readonly optimalPoolCount: number;
-  readonly influence: number;
-  readonly monetaryExpandRate: number;
-  readonly treasuryGrowthRate: number;
-  readonly protocolMajor: number;
-  readonly protocolMinor: number;
-  readonly minPoolCost: string;
-  readonly coinsPerUtxoSize: string | null;
-  readonly priceMem: number | null;
-  readonly priceStep: number | null;
-  readonly maxTxExMem: string | null;
-  readonly maxTxExSteps: string | null;
-  readonly maxBlockExMem: string | null;
-  readonly maxBlockExSteps: string | null;
-  readonly maxValSize: string | null;
-  readonly collateralPercent: number | null;
-  readonly maxCollateralInputs: number | null;
-  readonly pvtMotionNoConfidence: number | null;
-  readonly pvtCommitteeNormal: number | null;
-  readonly pvtCommitteeNoConfidence: number | null;
-  readonly pvtHardForkInitiation: number | null;
-  readonly pvtppSecurityGroup: number | null;
-  readonly dvtMotionNoConfidence: number | null;
-  readonly dvtCommitteeNormal: number | null;
-  readonly dvtCommitteeNoConfidence: number | null;
-  readonly dvtUpdateToConstitution: number | null;
-  readonly dvtHardForkInitiation: number | null;
-  readonly dvtPPNetworkGroup: number | null;
-  readonly dvtPPEconomicGroup: number | null;
-  readonly dvtPPTechnicalGroup: number | null;
-  readonly dvtPPGovGroup: number | null;
-  readonly dvtTreasuryWithdrawal: number | null;
-  readonly committeeMinSize: string | null;
-  readonly committeeMaxTermLength: string | null;
-  readonly govActionLifetime: string | null;
-  readonly govActionDeposit: string | null;
-  readonly drepDeposit: string | null;
-  readonly drepActivity: string | null;
-  readonly minFeeRefScriptCostPerByte: number | null;
-  readonly costs: Readonly<Record<string, unknown>> | null;
-}
+/** The row this query returns (its shape is the domain's: src/domain/protocol_parameters.ts converts it). */
+export type { EpochParamRow };
 
 export const latestEpochParams = (sql: SqlClient): Effect.Effect<EpochParamRow | undefined, SqlError> =>
   Effect.map(

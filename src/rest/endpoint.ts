@@ -7,8 +7,8 @@ import type { HttpApiEndpoint } from "@effect/platform";
 import { Effect, Either, Option, ParseResult, Schema } from "effect";
 import { InvalidParameter } from "@src/domain/errors.ts";
 import { stringify } from "@src/domain/json.ts";
-import { jsonText } from "@src/server/responses.ts";
-import type { AppServices, Route, RouteContext } from "@src/server/routes.ts";
+import { jsonText } from "@src/http/json.ts";
+import type { AppServices, Route, RouteContext } from "@src/http/route.ts";
 import { type RestFailure, toResponse } from "./failures.ts";
 
 /** The first decoding issue as `parameter: why`. */

@@ -1,13 +1,14 @@
 /**
  * What every answer passes through on its way out, in one place: its request id, the security headers, CORS
- * for the operator's origins, and compression as the client accepts it. The router produces answers; this
+ * for the operator's origins, `connection: close` on a 413, and compression as the client accepts it. The router produces answers; this
  * decorates them, whatever route (or 404/405/401/429/500) they came from.
  */
 import type { CorsOrigins } from "@layers/config.ts";
+import { InternalFailure } from "@src/rest/edge_failures.ts";
+import { toResponse } from "@src/rest/failures.ts";
 import { negotiateEncoding } from "./compression.ts";
 import { withCors } from "./cors.ts";
 import { requestIdHeader, requestIdOf } from "./request_id.ts";
-import { restError } from "./responses.ts";
 import { withSecurityHeaders } from "./security_headers.ts";
 
 export interface EdgeSettings {
@@ -28,7 +29,7 @@ async (request: Request, info?: Deno.ServeHandlerInfo): Promise<Response> => {
   try {
     response = await handle(request, requestId, info);
   } catch { // the router turns failures into envelopes; this is the last guard
-    response = restError(500, `Internal error (request id ${requestId})`);
+    response = toResponse(new InternalFailure({ requestId }));
   }
   if (response.status === 101) {
     // a WebSocket upgrade: Deno may hold its headers immutable
@@ -42,6 +43,9 @@ async (request: Request, info?: Deno.ServeHandlerInfo): Promise<Response> => {
       response = new Response(response.body, response);
       response.headers.set(requestIdHeader, requestId);
     }
+    // a refused body is not read to its end: the connection is not reused, and saying so lets a client stop
+    // sending (Deno still reads and drops what keeps arriving before it closes; request_body.ts says more)
+    if (response.status === 413) response.headers.set("connection", "close");
     withSecurityHeaders(response.headers);
     withCors(settings.corsOrigins, request, response.headers);
     response = await negotiateEncoding(request, response);

@@ -6,7 +6,8 @@
  */
 import { Option, Redacted } from "effect";
 import { expositionContentType, latencyBuckets, type MetricsShape } from "@layers/metrics.ts";
-import { restError } from "./responses.ts";
+import { MethodNotAllowed, MetricsTokenRefused, RouteNotFound } from "@src/rest/edge_failures.ts";
+import { toResponse } from "@src/rest/failures.ts";
 
 export const metricsPath = "/metrics";
 
@@ -48,13 +49,13 @@ export const metricsOnMainPort = (
   token: Option.Option<Redacted.Redacted<string>>,
   metrics: MetricsShape,
 ): Response => {
-  if (Option.isNone(token)) return restError(404, `No route for ${request.method} ${metricsPath}`);
+  if (Option.isNone(token)) {
+    return toResponse(new RouteNotFound({ method: request.method, path: metricsPath }));
+  }
   const header = request.headers.get("authorization") ?? "";
   const given = /^Bearer\s+(.+)$/i.exec(header)?.[1]?.trim() ?? "";
   if (!sameSecret(given, Redacted.value(token.value))) {
-    return restError(401, "The metrics token is missing or wrong (Authorization: Bearer <METRICS_TOKEN>)", {
-      "www-authenticate": 'Bearer realm="metrics"',
-    });
+    return toResponse(new MetricsTokenRefused());
   }
   return exposition(metrics);
 };
@@ -62,9 +63,11 @@ export const metricsOnMainPort = (
 /** The METRICS_PORT listener's handler: /metrics without a token, nothing else. */
 export const metricsListener = (metrics: MetricsShape) => (request: Request): Response => {
   const url = new URL(request.url);
-  if (url.pathname !== metricsPath) return restError(404, `No route for ${request.method} ${url.pathname}`);
+  if (url.pathname !== metricsPath) {
+    return toResponse(new RouteNotFound({ method: request.method, path: url.pathname }));
+  }
   if (request.method !== "GET" && request.method !== "HEAD") {
-    return restError(405, `${request.method} is not allowed on ${metricsPath}`, { allow: "GET" });
+    return toResponse(new MethodNotAllowed({ method: request.method, path: metricsPath, allow: ["GET"] }));
   }
   return exposition(metrics);
 };

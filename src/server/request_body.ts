@@ -2,6 +2,13 @@
  * Reading a request body under a byte limit, for every route that reads one (GraphQL, JSON-RPC over HTTP). A
  * declared `Content-Length` over the limit is refused before any byte is read; a chunked body is counted while
  * it streams and refused as soon as it passes the limit, so a huge body never sits in memory.
+ *
+ * What happens to the rest of a refused body is Deno's: once the 413 is written, its HTTP/1.1 server reads and
+ * drops what is left of the body before closing the connection, for as long as the client keeps it coming, so a
+ * client that ignores the 413 can push its whole body (never buffered: memory stays flat, about 20 ms of CPU for
+ * 50 MB). A standalone `Deno.serve` does the same; no answer we can give stops it (`connection: close` does
+ * not, and a response stream that errors right after the bytes loses the bytes). The 413 itself goes out while
+ * the body is still streaming, which is what a client that reads its answer sees.
  */
 import { Effect } from "effect";
 
@@ -24,8 +31,7 @@ const read = async (request: Request, limit: number): Promise<BodyText> => {
       if (done) break;
       size += value.byteLength;
       if (size > limit) {
-        // stop reading: the rest of the body is dropped, never buffered (and the connection closed after the
-        // answer, as the cancel lands before the answer is written)
+        // stop reading: the rest of the body is dropped, never buffered, and the connection is not reused
         await reader.cancel().catch(() => {});
         return tooLarge(limit);
       }

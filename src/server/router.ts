@@ -11,19 +11,22 @@ import { Cause, Effect, LogLevel, type ManagedRuntime } from "effect";
 import { Access, AccessDenied, type Grant, insufficientCredits, rateLimitedCounter } from "@layers/access.ts";
 import { Metrics } from "@layers/metrics.ts";
 import { AppConfig } from "@layers/config.ts";
+import type { AppServices, Program, Route, RouteContext } from "@src/http/route.ts";
+import { rateLimitHeaders } from "@src/http/rate_limit_headers.ts";
 import {
-  apiKeyOf,
-  deniedResponse,
-  keyedCaching,
-  rateLimitHeaders,
-  throttledResponse,
-} from "./access_http.ts";
+  AuthThrottled,
+  InternalFailure,
+  KeyStoreUnavailable,
+  MethodNotAllowed,
+  RouteNotFound,
+} from "@src/rest/edge_failures.ts";
+import { toResponse } from "@src/rest/failures.ts";
+import { apiKeyOf, keyedCaching } from "./access_http.ts";
 import { makeAuthFailures } from "./auth_failures.ts";
 import { optionsAnswer } from "./cors.ts";
 import { withHttpEdge } from "./http_edge.ts";
 import { makeRequestMetrics } from "./metrics_http.ts";
-import { restError } from "./responses.ts";
-import { type AppServices, type Program, type Route, type RouteContext, routes } from "./routes.ts";
+import { routes } from "./routes.ts";
 
 /** Deno.serve's handler; `info` gives the client's address (absent in callers that have none, e.g. tests). */
 export type Handler = (request: Request, info?: Deno.ServeHandlerInfo) => Promise<Response>;
@@ -44,7 +47,7 @@ const networkOf = (access: Exclude<Route["access"], "public">, params: Record<st
 export const internalError = (requestId: string) => (cause: Cause.Cause<unknown>) =>
   Effect.as(
     Effect.logError("unhandled failure", Cause.pretty(cause)),
-    restError(500, `Internal error (request id ${requestId})`),
+    toResponse(new InternalFailure({ requestId })),
   );
 
 /** The Ogmios client asks `<http address>/health`; with the key in the query that becomes `?apikey=KEY/health`. */
@@ -123,7 +126,7 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
     url = ogmiosHealthQuirk(url) ?? url;
     const candidates = match(url.pathname);
     if (candidates.length === 0) {
-      return Promise.resolve(restError(404, `No route for ${request.method} ${url.pathname}`));
+      return Promise.resolve(toResponse(new RouteNotFound({ method: request.method, path: url.pathname })));
     }
     families.set(request, candidates[0]!.family); // 405 and OPTIONS count as the path's family
     const allow = [...new Set(candidates.map((c) => c.route.method))];
@@ -134,7 +137,7 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
     const found = candidates.find((c) => c.route.method === method);
     if (!found) {
       return Promise.resolve(
-        restError(405, `${request.method} is not allowed on ${url.pathname}`, { allow: allow.join(", ") }),
+        toResponse(new MethodNotAllowed({ method: request.method, path: url.pathname, allow })),
       );
     }
     const { route, params } = found;
@@ -158,12 +161,12 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
     const waitMs = authFailures.blockedFor(address, Date.now());
     if (waitMs > 0) {
       authThrottled.inc();
-      return Promise.resolve(throttledResponse(waitMs));
+      return Promise.resolve(toResponse(new AuthThrottled({ waitMs })));
     }
     const denied = (d: AccessDenied) => {
       // spent credits are the key owner's business, not a guess at keys
       if (d.status === 401 && d.message !== insufficientCredits) authFailures.record(address, Date.now());
-      return deniedResponse(d);
+      return toResponse(d);
     };
     const granted = (grant: Grant): Promise<Response> | Response => {
       const result = route.run(ctx(grant));
@@ -181,7 +184,7 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
       : authFailures.beginLookup(address, secret ?? "", Date.now());
     if (release === undefined) {
       authThrottled.inc();
-      return Promise.resolve(throttledResponse(1_000));
+      return Promise.resolve(toResponse(new AuthThrottled({ waitMs: 1_000 })));
     }
     return run(
       access.authorize(secret, family, spend, network).pipe(
@@ -192,8 +195,7 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
         }),
         Effect.catchTags({
           AccessDenied: (d) => Effect.succeed(denied(d)),
-          DatabaseUnavailable: () =>
-            Effect.succeed(restError(503, "The key store is unavailable; try again shortly")),
+          DatabaseUnavailable: () => Effect.succeed(toResponse(new KeyStoreUnavailable())),
         }),
         Effect.catchAllCause(internalError(requestId)),
       ),

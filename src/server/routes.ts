@@ -3,13 +3,7 @@
  * endpoint here first; `run` leads to its program.
  */
 import { Effect, Option, Schema } from "effect";
-import type { Access, AccessShape, Grant } from "@layers/access.ts";
-import type { AppConfig, AppConfigShape } from "@layers/config.ts";
-import type { Cache } from "@layers/cache.ts";
-import type { Dependencies } from "@layers/dependencies.ts";
-import type { AddressSummaries } from "@layers/address_summaries.ts";
 import { PriceFeed } from "@layers/price_feed.ts";
-import type { RelayProbe } from "@layers/relay_probe.ts";
 import { poolStatus } from "@src/programs/pool_status.ts";
 import * as explorer from "@src/programs/explorer.ts";
 import * as explorerAddress from "@src/programs/explorer_address.ts";
@@ -18,12 +12,6 @@ import * as explorerPool from "@src/programs/explorer_pool.ts";
 import * as explorerTransaction from "@src/programs/explorer_transaction.ts";
 import { poolInfo } from "@src/programs/pool_info.ts";
 import { stakeAccount } from "@src/programs/stake_account.ts";
-import type { ChainDatabases } from "@layers/chain_db.ts";
-import type { ChainTips } from "@layers/chain_tips.ts";
-import type { ChainClock } from "@layers/chain_clock.ts";
-import type { NodeClients } from "@layers/node_client.ts";
-import type { Spend } from "@layers/rate_limiter.ts";
-import type { Family } from "@layers/usage.ts";
 import type { Network } from "@schemas/network.ts";
 import { health } from "@src/programs/health.ts";
 import { readiness } from "@src/programs/readiness.ts";
@@ -33,14 +21,18 @@ import * as api from "@schemas/api.ts";
 import { Health, KeyInfo } from "@schemas/service.ts";
 import { protocolParametersFromNode } from "@src/programs/protocol_parameters.ts";
 import { txStatus } from "@src/programs/tx_status.ts";
+import { json } from "@src/http/json.ts";
+import type { Route } from "@src/http/route.ts";
 import { serve } from "@src/rest/endpoint.ts";
+import { ChainDatabaseUnreachable, NotReady, UpgradeExpected } from "@src/rest/edge_failures.ts";
+import { toResponse } from "@src/rest/failures.ts";
+import { NotFoundError } from "@src/domain/errors.ts";
 import { docsAsset, docsPage, openApiDocument } from "@src/rest/openapi.ts";
-import type { GraphqlSchemas } from "@layers/graphql_schemas.ts";
 import { Metrics } from "@layers/metrics.ts";
 import { graphqlBodyTooLarge, graphqlHttp } from "@src/graphql/http.ts";
 import { graphiqlAsset, graphiqlHtml } from "@src/graphql/graphiql.ts";
 import { graphqlSdl } from "@src/graphql/sdl.ts";
-import { type AccountServices, dashboardAccounts } from "@src/dashboard/account_service.ts";
+import { dashboardAccounts } from "@src/dashboard/account_service.ts";
 import { makeDashboardRoutes } from "@src/dashboard/routes.ts";
 import { compressOnce } from "./compression.ts";
 import { htmlPage } from "./html_page.ts";
@@ -49,57 +41,6 @@ import { ogmiosHttp } from "./ogmios_http.ts";
 import { ogmiosWebSocket } from "./ogmios_ws.ts";
 import { metricsOnMainPort, metricsPath } from "./metrics_http.ts";
 import { readBody, tooLargeMessage } from "./request_body.ts";
-import { json, restError } from "./responses.ts";
-
-export type AppServices =
-  | ChainDatabases
-  | Dependencies
-  | Access
-  | AppConfig
-  | Cache
-  | AddressSummaries
-  | PriceFeed
-  | RelayProbe
-  | ChainTips
-  | ChainClock
-  | NodeClients
-  | GraphqlSchemas
-  | Metrics
-  | AccountServices;
-export type Program = Effect.Effect<Response, never, AppServices>;
-
-export interface RouteContext {
-  readonly request: Request;
-  readonly url: URL;
-  /** The path's `:name` segments, decoded. */
-  readonly params: Readonly<Record<string, string>>;
-  /** Present on protected routes: the caller's key and its rate-limit state. */
-  readonly grant: Grant | undefined;
-  readonly secret: string | undefined;
-  /** The client's address (the socket's peer), for per-address throttles. */
-  readonly clientAddress: string;
-  readonly config: AppConfigShape;
-  readonly access: AccessShape;
-  readonly run: <A>(effect: Effect.Effect<A, never, AppServices>) => Promise<A>;
-}
-
-export interface Route {
-  readonly method: "GET" | "POST";
-  /** A path, with `:name` for a parameter segment (`/v2/explorer/:network/block/:id`). */
-  readonly path: string;
-  /**
-   * Protected routes name their usage family, what they spend and the network they concern (a `:network` path
-   * segment says it by itself; else a fixed one, or one read from the query): a key limited to other networks
-   * is refused. Public routes need no key.
-   */
-  readonly access: {
-    readonly family: Family;
-    readonly spend: Spend;
-    readonly network?: Network | ((url: URL) => Network | undefined);
-  } | "public";
-  /** An Effect program, or a plain Response for answers that need no I/O (no fiber to start). */
-  readonly run: (ctx: RouteContext) => Program | Response;
-}
 
 const noStore = { "cache-control": "no-store" };
 const encodeHealth = Schema.encodeSync(Health);
@@ -136,7 +77,7 @@ const ogmiosRoutes = (network: Network, base: string): Array<Route> => [
           grant: ctx.grant!,
           maxMessageBytes: ctx.config.maxBodyBytes,
         })
-        : restError(400, `${base} expects a WebSocket upgrade (or POST a JSON-RPC request)`),
+        : toResponse(new UpgradeExpected({ path: base })),
   },
   {
     method: "GET",
@@ -146,7 +87,7 @@ const ogmiosRoutes = (network: Network, base: string): Array<Route> => [
       ogmiosHealth(network).pipe(
         Effect.map((h) => json(h, 200, noStore)),
         Effect.catchAll((e) =>
-          Effect.succeed(restError(503, `The ${network} chain database is unavailable: ${e.message}`))
+          Effect.succeed(toResponse(new ChainDatabaseUnreachable({ network, message: e.message })))
         ),
       ),
   },
@@ -217,7 +158,7 @@ export const routes: ReadonlyArray<Route> = [
         (r) =>
           r.ready
             ? json({ status: "ready" }, 200, noStore)
-            : restError(503, `Not ready: ${r.reason}`, { ...noStore, "retry-after": "1" }),
+            : toResponse(new NotReady({ reason: r.reason, stopping: false })),
       ),
   },
   {
@@ -253,7 +194,7 @@ export const routes: ReadonlyArray<Route> = [
     run: (ctx) =>
       Effect.promise(async () =>
         await docsAsset(ctx.params.asset!).then((r) => r && compressOnce(r, `/docs/${ctx.params.asset}`)) ??
-          restError(404, `No docs asset ${ctx.params.asset}`)
+          toResponse(new NotFoundError({ message: `No docs asset ${ctx.params.asset}` }))
       ),
   },
   // keyed answers: the router turns `public` into `private` (access_http.ts keyedCaching says why)
@@ -372,7 +313,7 @@ export const routes: ReadonlyArray<Route> = [
         await graphiqlAsset(ctx.params.asset!).then((r) =>
           r && compressOnce(r, `/v1/graphiql/${ctx.params.asset}`)
         ) ??
-          restError(404, `No GraphiQL asset ${ctx.params.asset}`)
+          toResponse(new NotFoundError({ message: `No GraphiQL asset ${ctx.params.asset}` }))
       ),
   },
   ...ogmiosRoutes("mainnet", api.ogmios.path),

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
 import { Effect } from "effect";
-import type { WrittenBlock } from "@src/devnet/block_writer.ts";
+import type { WrittenBlock } from "@src/devnet/blocks/block_writer.ts";
 import { buildTx, openDevnet, payTo, type Utxo, walletUtxos } from "../support/devnet_tx.ts";
 import { expectAccepted } from "../support/devnet_rejection.ts";
 import { bulkyNativeScript, createReferenceScriptOutputs } from "../support/reference_script_outputs.ts";

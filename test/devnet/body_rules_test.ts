@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
 import { blake2b } from "@noble/hashes/blake2.js";
 import { hex } from "@scure/base";
-import { ogmiosOutput } from "@src/devnet/cardano.ts";
+import { ogmiosOutput } from "@src/devnet/decoding/cml_conversions.ts";
 import { buildTx, openDevnet, payTo, walletUtxos } from "../support/devnet_tx.ts";
 import { expectAccepted, expectRejection, plainJson } from "../support/devnet_rejection.ts";
 

@@ -8,10 +8,10 @@
 import assert from "node:assert/strict";
 import { Effect } from "effect";
 import { poolRewards, rewardPot } from "@src/domain/pool_rewards.ts";
-import { maxSupply } from "@src/demo_chain/network_params.ts";
-import { writeEpochBoundaries } from "@src/devnet/epoch_boundary.ts";
-import { readPoolEpochs, readRegistered } from "@src/devnet/reward_update.ts";
-import { RowWriter } from "@src/devnet/rows.ts";
+import { maxSupply } from "@src/domain/network_constants.ts";
+import { writeEpochBoundaries } from "@src/devnet/epoch/boundary.ts";
+import { readPoolEpochs, readRegistered } from "@src/devnet/epoch/reward_update.ts";
+import { RowWriter } from "@src/devnet/rows/row_writer.ts";
 import { createTestChain, type TestChain } from "../support/demo_chain.ts";
 
 /** Tables written per transaction, by the column naming it. */

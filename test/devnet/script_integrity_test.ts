@@ -9,7 +9,7 @@ import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
 import * as CSL from "@emurgo/cardano-serialization-lib-nodejs";
 import { blake2b } from "@noble/hashes/blake2.js";
 import { hex } from "@scure/base";
-import { mapField, scriptIntegrityHash, witnessSetBytes } from "@src/devnet/script_integrity.ts";
+import { mapField, scriptIntegrityHash, witnessSetBytes } from "@src/devnet/rules/script_integrity.ts";
 
 const models: Record<string, Array<number>> = JSON.parse(
   Deno.readTextFileSync(new URL("../../src/demo_chain/cost_models.json", import.meta.url)),

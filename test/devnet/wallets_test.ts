@@ -1,7 +1,7 @@
 /** The devnet wallets: keys from a per-installation seed under DATA_DIR, printed by `npm run devnet -- wallets`. */
 import assert from "node:assert/strict";
 import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
-import { deriveWallets, loadOrCreateSeed, seedPath } from "@src/devnet/wallets.ts";
+import { deriveWallets, loadOrCreateSeed, seedPath } from "@src/devnet/wallets/wallets.ts";
 
 const cli = async (dataDir: string, ...args: Array<string>) => {
   const out = await new Deno.Command(Deno.execPath(), {

@@ -1,7 +1,8 @@
 /** Chain time: slot, epoch and wall-clock arithmetic anchored on an epoch start, driven by Effect's TestClock. */
 import assert from "node:assert/strict";
 import { Effect, TestClock, TestContext } from "effect";
-import { epochLength, makeChainTime } from "@layers/chain_clock.ts";
+import { makeChainTime } from "@src/domain/chain_time.ts";
+import { epochLength } from "@src/domain/network_constants.ts";
 
 const start = new Date("2026-08-01T00:00:00Z");
 // the tip's epoch (5) began at slot 2,160,000, five 432,000-slot epochs after the start

@@ -6,11 +6,11 @@
 import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
 import { Effect } from "effect";
 import { type Devnet, makeDevnet } from "@src/devnet/devnet.ts";
-import { deriveWallets, loadOrCreateSeed, type WalletKey } from "@src/devnet/wallets.ts";
-import { type LedgerParams, readLedgerParams } from "@src/devnet/ledger_view.ts";
+import { deriveWallets, loadOrCreateSeed, type WalletKey } from "@src/devnet/wallets/wallets.ts";
+import { type LedgerParams, readLedgerParams } from "@src/devnet/rules/ledger_view.ts";
 import { unspentOutputs } from "@src/queries/utxo.ts";
-import { outputFromRow } from "@src/devnet/ledger_view.ts";
-import { fundFromGenesis } from "@src/devnet/faucet.ts";
+import { outputFromRow } from "@src/devnet/rules/ledger_view.ts";
+import { fundFromGenesis } from "@src/devnet/wallets/faucet.ts";
 import { createTestChain, type TestChain } from "./demo_chain.ts";
 
 export interface DevnetFixture {

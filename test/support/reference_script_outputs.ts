@@ -6,8 +6,8 @@
  */
 import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
 import { Effect, Fiber } from "effect";
-import type { WrittenBlock } from "@src/devnet/block_writer.ts";
-import type { WalletKey } from "@src/devnet/wallets.ts";
+import type { WrittenBlock } from "@src/devnet/blocks/block_writer.ts";
+import type { WalletKey } from "@src/devnet/wallets/wallets.ts";
 import { buildTx, type DevnetFixture, type Utxo } from "./devnet_tx.ts";
 
 /** `all` of `clauses` distinct key clauses: 32 bytes each, plus 5 bytes of header past 255 clauses. */

@@ -1,0 +1,13 @@
+/**
+ * How every GraphQL answer goes out, `{data}` or `{errors}` alike: JSON, never cached, and `X-SQL-Statements`
+ * saying how many statements the request issued.
+ */
+export const graphqlResponse = (body: string, status: number, statements: number): Response =>
+  new Response(body, {
+    status,
+    headers: {
+      "content-type": "application/json; charset=utf-8",
+      "cache-control": "no-store",
+      "x-sql-statements": String(statements),
+    },
+  });

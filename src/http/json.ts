@@ -1,0 +1,9 @@
+/** JSON answers for every protocol adapter and the server; error envelopes are each protocol's mapper's. */
+import { stringify } from "@src/domain/json.ts";
+
+/** A response of already serialised JSON. */
+export const jsonText = (text: string, status = 200, headers: HeadersInit = {}): Response =>
+  new Response(text, { status, headers: { "content-type": "application/json; charset=utf-8", ...headers } });
+
+export const json = (body: unknown, status = 200, headers: HeadersInit = {}): Response =>
+  jsonText(stringify(body), status, headers);
