@@ -2,13 +2,19 @@
  * `Access`: the one gate every protected request passes (spec: Authentication, Errors, Limits). It resolves the
  * key through a cache (a poll of the key store's change counter every 250 ms clears it, so a revocation is
  * honoured within a second without a database read per request), checks status and expiry, spends the key's
- * rate budgets and counts usage. Refusals carry the spec's status, message and rate-limit headers. Unknown keys
+ * rate budgets and counts usage. It also holds a key to its permissions (networks and families: 403 naming what
+ * the key lacks), its account's state (disabled: 403) and its account's prepaid credits (401 `Insufficient
+ * credits` when spent; see usage.ts for how instances share them). Refusals carry the spec's status, message and
+ * rate-limit headers. Unknown keys
  * are remembered as unknown for a few seconds in a cache of their own (so random keys neither cost a read each
  * when repeated nor push known keys out), and open connections can `watch` their key to end when it is revoked.
  */
 import { Clock, Context, Data, Effect, Layer, Option, Schedule } from "effect";
 import { looksLikeApiKey } from "@src/domain/api_key.ts";
+import type { KeyFamily } from "@src/domain/accounts.ts";
 import type { DatabaseUnavailable } from "@src/domain/errors.ts";
+import { permissionRefusal } from "@src/domain/key_policy.ts";
+import type { Network } from "@schemas/network.ts";
 import { type KeyRecord, KeyStore } from "./key_store.ts";
 import { Metrics, type MetricsShape } from "./metrics.ts";
 import { type LimitDecision, RateLimiter, type Spend } from "./rate_limiter.ts";
@@ -30,10 +36,12 @@ export class AccessDenied extends Data.TaggedError("AccessDenied")<{
 }> {}
 
 export interface AccessShape {
+  /** `network`: the network the request concerns (undefined for those that concern none, as the price). */
   readonly authorize: (
     secret: string | undefined,
     family: Family,
     spend: Spend,
+    network?: Network,
   ) => Effect.Effect<Grant, AccessDenied | DatabaseUnavailable>;
   /**
    * The same decision without I/O, when the key is cached and the limiter is in memory: the request fast path.
@@ -44,6 +52,7 @@ export interface AccessShape {
     family: Family,
     spend: Spend,
     now: number,
+    network?: Network,
   ) => Grant | AccessDenied | undefined;
   /** Whether the key store's answer for `secret` is cached (known, or known to be unknown): no read needed. */
   readonly isCached: (secret: string | undefined, now: number) => boolean;
@@ -59,6 +68,19 @@ export interface AccessShape {
 export class Access extends Context.Tag("Access")<Access, AccessShape>() {}
 
 export const rateLimitMessage = "Rate limit exceeded. Please slow down.";
+
+export const insufficientCredits = "Insufficient credits";
+
+/**
+ * The key families a request needs: the Ogmios-compatible endpoint is `jsonrpc`, and a submission on it also
+ * `submission`; the key's own info (`account`) needs none.
+ */
+export const keyFamiliesOf = (family: Family, spend: Spend): ReadonlyArray<KeyFamily> =>
+  family === "ogmios"
+    ? (spend === "submission" ? ["jsonrpc", "submission"] : ["jsonrpc"])
+    : family === "account"
+    ? []
+    : [family];
 
 const refusal = (d: LimitDecision, tier: string): string =>
   d.exceeded === "daily"
@@ -141,7 +163,10 @@ export const AccessLive: Layer.Layer<Access, never, KeyStore | RateLimiter | Usa
         if (hit !== undefined) return hit;
         const started = epoch;
         const record = Option.getOrNull(yield* store.findBySecret(secret));
-        if (started === epoch) remember(secret, record, now);
+        if (started === epoch) {
+          remember(secret, record, now);
+          if (record) usage.observeCredits(record.accountId, record.credits);
+        }
         return record;
       });
 
@@ -158,6 +183,19 @@ export const AccessLive: Layer.Layer<Access, never, KeyStore | RateLimiter | Usa
         return new AccessDenied({ status: 401, message: "API key expired" });
       }
       if (key.status === "inactive") return new AccessDenied({ status: 403, message: "API key is inactive" });
+      if (key.accountDisabled) {
+        return new AccessDenied({ status: 403, message: "This key's account is disabled" });
+      }
+      return undefined;
+    };
+
+    /** Permissions and credits: a refusal, or undefined when the request may spend its budgets. */
+    const requestRefusal = (key: KeyRecord, family: Family, spend: Spend, network: Network | undefined) => {
+      const lacks = permissionRefusal(key.permissions, network, keyFamiliesOf(family, spend));
+      if (lacks !== undefined) return new AccessDenied({ status: 403, message: lacks });
+      if (key.credits !== null && !usage.hasCredit(key.accountId, key.credits)) {
+        return new AccessDenied({ status: 401, message: insufficientCredits });
+      }
       return undefined;
     };
 
@@ -170,28 +208,32 @@ export const AccessLive: Layer.Layer<Access, never, KeyStore | RateLimiter | Usa
       now: number,
     ) => {
       if (limit && !limit.allowed) {
+        usage.recordRefused(key.id, family, now);
         return new AccessDenied({ status: 429, message: refusal(limit, key.tier), limit });
+      }
+      if (key.credits !== null && !usage.spendCredit(key.accountId, key.credits)) {
+        return new AccessDenied({ status: 401, message: insufficientCredits });
       }
       usage.record(key.id, family, now);
       if (spend === "submission") usage.recordSubmission(key.id, now);
       return { key, limit } satisfies Grant;
     };
 
-    const authorizeNow: AccessShape["authorizeNow"] = (secret, family, spend, now) => {
+    const authorizeNow: AccessShape["authorizeNow"] = (secret, family, spend, now, network) => {
       const key = secret && looksLikeApiKey(secret) ? cached(secret, now) : null;
       if (key === undefined) return undefined;
-      const refused = keyRefusal(secret, key, now);
+      const refused = keyRefusal(secret, key, now) ?? requestRefusal(key!, family, spend, network);
       if (refused) return counted(refused);
       if (!limiter.consumeNow) return undefined;
       const outcome = settle(key!, family, spend, limiter.consumeNow(key!.id, key!.tier, spend, now), now);
       return outcome instanceof AccessDenied ? counted(outcome) : outcome;
     };
 
-    const authorize: AccessShape["authorize"] = (secret, family, spend) =>
+    const authorize: AccessShape["authorize"] = (secret, family, spend, network) =>
       Effect.gen(function* () {
         const now = yield* Clock.currentTimeMillis;
         const key = secret && looksLikeApiKey(secret) ? yield* lookup(secret) : null;
-        const refused = keyRefusal(secret, key, now);
+        const refused = keyRefusal(secret, key, now) ?? requestRefusal(key!, family, spend, network);
         if (refused) return yield* counted(refused);
         const limit = yield* limiter.consume(key!.id, key!.tier, spend).pipe(
           Effect.tapError((e) =>

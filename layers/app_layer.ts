@@ -6,6 +6,9 @@
  */
 import { Layer, Option, Redacted } from "effect";
 import { AccessLive } from "./access.ts";
+import { AccountStoreLive } from "./account_store.ts";
+import { AttemptThrottleLive } from "./attempt_throttle.ts";
+import { MailerLive } from "./mailer.ts";
 import { CacheMemory } from "./cache.ts";
 import { AddressSummariesLive } from "./address_summaries.ts";
 import { PriceFeedLive } from "./price_feed.ts";
@@ -56,6 +59,10 @@ export const makeAppLayer = (
     makeGraphqlSchemasLive(buildGraphqlSchema).pipe(Layer.provide(Layer.merge(chains, configLayer))),
     serviceDb,
     access,
+    // accounts (issue 16): the dashboard's programs
+    AccountStoreLive(config.apiKeyPrefix).pipe(Layer.provide(serviceDb)),
+    AttemptThrottleLive.pipe(Layer.provide(Layer.merge(configLayer, serviceDb))),
+    MailerLive.pipe(Layer.provide(configLayer)),
     cache,
     AddressSummariesLive.pipe(Layer.provide(Layer.mergeAll(cache, chains, serviceDb))),
     PriceFeedLive.pipe(Layer.provide(configLayer)),

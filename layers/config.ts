@@ -45,6 +45,14 @@ export interface AppConfigShape {
   readonly metricsToken: Option.Option<Redacted.Redacted<string>>;
   /** When set, /metrics is served without a token by a listener of its own on this port (at HOST). */
   readonly metricsPort: Option.Option<number>;
+  /** An SMTP server (smtp:// or smtps://, credentials in the URL) for account mails; none = no mail is sent. */
+  readonly smtpUrl: Option.Option<Redacted.Redacted<string>>;
+  /** The From address of account mails. */
+  readonly mailFrom: string;
+  /** Where people reach the service (links in mails, the cookie's Secure flag); none = http://HOST:PORT. */
+  readonly publicUrl: Option.Option<string>;
+  /** The session cookie's Secure flag: on when PUBLIC_URL is https://, or when COOKIE_SECURE=true. */
+  readonly cookieSecure: boolean;
 }
 
 /** `*` (any origin) or the exact origins allowed; empty = no CORS headers at all. */
@@ -268,6 +276,30 @@ const metricsPort = Config.string("METRICS_PORT").pipe(
   }),
 );
 
+/** An origin and optional path prefix people reach the service at, without a trailing slash. */
+const publicUrl = Config.map(
+  optionalUrl("PUBLIC_URL", ["http:", "https:"]),
+  Option.map((text) => text.replace(/\/+$/, "")),
+);
+
+const cookieSecure = Config.string("COOKIE_SECURE").pipe(
+  Config.withDefault(""),
+  Config.mapOrFail((text) =>
+    ["", "true", "false"].includes(text.trim().toLowerCase())
+      ? Either.right(text.trim().toLowerCase())
+      : Either.left(invalid("COOKIE_SECURE", `expected true or false, got "${text}"`))
+  ),
+);
+
+const mailFrom = Config.string("MAIL_FROM").pipe(
+  Config.withDefault(""),
+  Config.mapOrFail((text) =>
+    /^[^\r\n]{0,254}$/.test(text)
+      ? Either.right(text.trim())
+      : Either.left(invalid("MAIL_FROM", "expected one line of at most 254 characters"))
+  ),
+);
+
 const settings = Config.all({
   port,
   host,
@@ -287,6 +319,10 @@ const settings = Config.all({
   memoryLogSeconds: count("MEMORY_LOG_SECONDS", 0),
   metricsToken,
   metricsPort,
+  smtpUrl: secretUrl("SMTP_URL", ["smtp:", "smtps:"]),
+  mailFrom,
+  publicUrl,
+  cookieSecure,
   priceUrl: optionalUrl("PRICE_URL", ["http:", "https:"]),
   poolId: Config.string("POOL_ID").pipe(
     Config.withDefault(""),
@@ -305,8 +341,29 @@ export const appConfig: Config.Config<AppConfigShape> = Config.mapOrFail(
   (c) =>
     Option.isSome(c.metricsPort) && c.metricsPort.value === c.port && c.port !== 0
       ? Either.left(invalid("METRICS_PORT", `must differ from PORT (${c.port}): it is a listener of its own`))
-      : Either.right(c),
+      : Either.right({
+        ...c,
+        mailFrom: c.mailFrom === ""
+          ? `cardano-data-service <noreply@${mailDomain(c.publicUrl, c.host)}>`
+          : c.mailFrom,
+        cookieSecure: c.cookieSecure === "true" ||
+          (c.cookieSecure === "" && Option.exists(c.publicUrl, (u) => u.startsWith("https://"))),
+      }),
 );
+
+/** The domain of the default From address: PUBLIC_URL's host, else `localhost`. */
+const mailDomain = (url: Option.Option<string>, host: string) =>
+  Option.match(url, {
+    onNone: () => (/^[a-z0-9.-]+\.[a-z]{2,}$/i.test(host) ? host : "localhost"),
+    onSome: (u) => new URL(u).hostname,
+  });
+
+/** Where people reach the service: PUBLIC_URL, else this process's own address. */
+export const publicBaseUrl = (config: AppConfigShape): string =>
+  Option.getOrElse(config.publicUrl, () => {
+    const host = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
+    return `http://${host.includes(":") ? `[${host}]` : host}:${config.port}`;
+  });
 
 /** Renders a ConfigError as one line per failing variable: `PORT: expected an integer ...`. */
 export const describeConfigError = (error: ConfigError.ConfigError): string => {

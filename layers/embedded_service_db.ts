@@ -21,6 +21,7 @@ import { openPglite } from "./sql_pglite.ts";
 import { trackPglite } from "./embedded_memory.ts";
 import { isPrepared, prepareEmbedded } from "./embedded_prepare.ts";
 import { makePrivateDir, makePrivateTree } from "./private_files.ts";
+import { keepExchangesTogether } from "./pglite_socket_exchanges.ts";
 
 export const socketFile = ".s.PGSQL.5432";
 
@@ -98,6 +99,7 @@ export const openAndServe = (
       Effect.tryPromise({
         try: async () => {
           const server = new PGLiteSocketServer({ db, path: join(directory, socketFile), maxConnections: 8 });
+          keepExchangesTogether(server);
           await server.start();
           // the socket lets anyone who reaches it in as superuser without a password: its owner only
           await Deno.chmod(join(directory, socketFile), 0o600);

@@ -7,7 +7,9 @@ import type { SqlClient } from "@effect/sql/SqlClient";
 import type { SqlError } from "@effect/sql/SqlError";
 import { Context, Effect, Layer, Option } from "effect";
 import { generateApiKey, hashApiKey, keyHint } from "@src/domain/api_key.ts";
+import { allPermissions, type KeyFamily, type KeyPermissions, type Plan } from "@src/domain/accounts.ts";
 import { DatabaseUnavailable } from "@src/domain/errors.ts";
+import type { Network } from "@schemas/network.ts";
 import { ServiceDatabase } from "./service_db.ts";
 
 export type Tier = "FREE" | "PAID";
@@ -16,19 +18,32 @@ export type KeyStatus = "active" | "inactive" | "revoked";
 export interface KeyRecord {
   readonly id: number;
   readonly account: string;
+  readonly accountId: number;
   readonly name: string;
   readonly tier: Tier;
   readonly status: KeyStatus;
   readonly hint: string;
   readonly createdAt: Date;
   readonly expiresAt: Date | null;
+  /** Networks and families the key may be used for (all, for keys made before permissions existed). */
+  readonly permissions: KeyPermissions;
+  /** As of the last usage flush (at most a second behind). */
+  readonly lastUsedAt: Date | null;
+  /** The owning account's plan, prepaid credits (null = unlimited) and state, when the record was read. */
+  readonly plan: Plan;
+  readonly credits: number | null;
+  readonly accountDisabled: boolean;
 }
 
 export interface NewKey {
   readonly name: string;
   readonly tier: Tier;
+  /** The account by name (created, on the PAID plan, when new: the operator's own); default `default`. */
   readonly account?: string;
+  /** Or by id (an account's own key, from the dashboard); takes precedence over `account`. */
+  readonly accountId?: number;
   readonly expiresAt?: Date | null;
+  readonly permissions?: KeyPermissions;
 }
 
 export interface KeyStoreShape {
@@ -49,18 +64,66 @@ export interface KeyStoreShape {
 
 export class KeyStore extends Context.Tag("KeyStore")<KeyStore, KeyStoreShape>() {}
 
-/** A row as SQL returns it: bigint ids come back as decimal strings. */
-type KeyRow = Omit<KeyRecord, "id"> & { readonly id: string };
+/** A row as SQL returns it: bigint ids come back as decimal strings, permissions as nullable arrays. */
+interface KeyRow {
+  readonly id: string;
+  readonly account: string;
+  readonly accountId: string;
+  readonly name: string;
+  readonly tier: Tier;
+  readonly status: KeyStatus;
+  readonly hint: string;
+  readonly createdAt: Date;
+  readonly expiresAt: Date | null;
+  readonly networks: ReadonlyArray<Network> | null;
+  readonly families: ReadonlyArray<KeyFamily> | null;
+  readonly lastUsedAt: Date | null;
+  readonly plan: Plan;
+  readonly credits: string | null;
+  readonly accountDisabled: boolean;
+}
 
-const toRecord = (r: KeyRow): KeyRecord => ({ ...r, id: Number(r.id) });
+export const toRecord = (r: KeyRow): KeyRecord => ({
+  id: Number(r.id),
+  account: r.account,
+  accountId: Number(r.accountId),
+  name: r.name,
+  tier: r.tier,
+  status: r.status,
+  hint: r.hint,
+  createdAt: r.createdAt,
+  expiresAt: r.expiresAt,
+  permissions: {
+    networks: r.networks ?? allPermissions.networks,
+    families: r.families ?? allPermissions.families,
+  },
+  lastUsedAt: r.lastUsedAt,
+  plan: r.plan,
+  credits: r.credits === null ? null : Number(r.credits),
+  accountDisabled: r.accountDisabled,
+});
+
+/** The columns of a `KeyRow`, from `cds.api_key k join cds.account a`. */
+export const keyColumns = `k.id::text as id, a.name as account, a.id::text as "accountId", k.name, k.tier,
+  k.status, k.hint, k.created_at as "createdAt", k.expires_at as "expiresAt", k.networks, k.families,
+  k.last_used_at as "lastUsedAt", a.plan, a.credits::text as credits,
+  (a.disabled_at is not null or a.deleted_at is not null) as "accountDisabled"`;
+
+/**
+ * As array literals (`{mainnet}`: the values are our own fixed words), or null (= all) when the permissions
+ * are everything, so such keys keep up with families added later.
+ */
+export const storedPermissions = (p: KeyPermissions | undefined) => ({
+  networks: !p || p.networks.length === allPermissions.networks.length ? null : `{${p.networks.join(",")}}`,
+  families: !p || p.families.length === allPermissions.families.length ? null : `{${p.families.join(",")}}`,
+});
 
 const unavailable = (e: SqlError) => new DatabaseUnavailable({ network: "service", message: e.message });
 
 export const makeKeyStore = (sql: SqlClient, prefix: string): KeyStoreShape => {
   const select = (where: ReturnType<SqlClient["and"]>) =>
     sql<KeyRow>`
-      select k.id::text as id, a.name as account, k.name, k.tier, k.status, k.hint,
-             k.created_at as "createdAt", k.expires_at as "expiresAt"
+      select ${sql.literal(keyColumns)}
       from cds.api_key k join cds.account a on a.id = k.account_id
       where ${where} order by k.id`;
   const one = (where: ReturnType<SqlClient["and"]>) =>
@@ -71,13 +134,18 @@ export const makeKeyStore = (sql: SqlClient, prefix: string): KeyStoreShape => {
       sql.withTransaction(Effect.gen(function* () {
         const key = generateApiKey(prefix);
         const account = input.account ?? "default";
-        yield* sql`insert into cds.account (name) values (${account}) on conflict (name) do nothing`;
+        if (input.accountId === undefined) {
+          yield* sql`insert into cds.account (name) values (${account}) on conflict (name) do nothing`;
+        }
+        const { networks, families } = storedPermissions(input.permissions);
         const [row] = yield* sql<{ id: string }>`
-          insert into cds.api_key (account_id, name, tier, secret_sha256, hint, expires_at)
+          insert into cds.api_key (account_id, name, tier, secret_sha256, hint, expires_at, networks, families)
           select id, ${input.name}, ${input.tier}, ${hashApiKey(key)}, ${keyHint(key)}, ${
           input.expiresAt ?? null
+        }, ${networks}::text[], ${families}::text[]
+          from cds.account where ${
+          input.accountId === undefined ? sql`name = ${account}` : sql`id = ${input.accountId}`
         }
-          from cds.account where name = ${account}
           returning id::text as id`;
         const record = yield* one(sql.and([sql`k.id = ${Number(row!.id)}`]));
         return { key, record: Option.getOrThrow(record) };

@@ -4,15 +4,24 @@
  * when it runs (changes apply within a second) and directly when it does not.
  *
  *   create --tier free|paid --name NAME [--expires ISO-8601] [--account NAME]   prints the key on its last line
+ *          [--networks mainnet,preprod] [--families rest,explorer,graphql,jsonrpc,submission] [--override-plan]
  *   list | revoke ID | deactivate ID | activate ID | rename ID NAME | rotate ID | usage [ID]
+ *
+ * `create` applies the key policy the dashboard applies (src/domain/key_policy.ts): a FREE account (a sign-up,
+ * or one the operator moved to FREE) gets FREE keys only, unless `--override-plan` says the operator means it;
+ * names and permissions are checked the same way. An account named for the first time is the operator's own
+ * and starts on the PAID plan. Unlike the dashboard, the operator may give an expiry in the past.
  *
  * On the embedded database, a DATA_DIR that holds none is refused unless `--init` (create one there).
  */
 import { parseArgs } from "node:util";
 import type { SqlClient } from "@effect/sql/SqlClient";
-import { Cause, Effect, Exit, Logger, Option, Redacted, Scope } from "effect";
+import { Cause, Effect, Either, Exit, Logger, Option, Redacted, Scope } from "effect";
 import * as Reactivity from "@effect/experimental/Reactivity";
 import { appConfig, describeConfigError } from "@layers/config.ts";
+import { makeAccountStore } from "@layers/account_store.ts";
+import { checkKeyName, checkPermissions, mayCreate } from "@src/domain/key_policy.ts";
+import { allPermissions } from "@src/domain/accounts.ts";
 import { connectOrOpen } from "@layers/embedded_service_db.ts";
 import { type KeyRecord, type KeyStatus, makeKeyStore } from "@layers/key_store.ts";
 import { loadMigrations, migrate } from "@layers/service_db.ts";
@@ -21,6 +30,7 @@ import { requireServiceDataDir, takeInitFlag } from "./cli_data_dir.ts";
 
 const usage = `usage: npm run keys -- <command> [--init]
   create --tier free|paid --name NAME [--expires ISO-8601] [--account NAME]
+         [--networks mainnet,preprod] [--families rest,explorer,graphql,jsonrpc,submission] [--override-plan]
   list
   revoke ID | deactivate ID | activate ID
   rename ID NEW-NAME
@@ -52,8 +62,15 @@ const row = (k: KeyRecord) =>
     k.hint.padEnd(10),
     k.createdAt.toISOString().slice(0, 19) + "Z",
     (k.expiresAt ? k.expiresAt.toISOString().slice(0, 19) + "Z" : "never").padEnd(20),
-    `${k.account}/${k.name}`,
+    `${k.account}/${k.name}${restricted(k)}`,
   ].join("  ");
+
+/** A key limited to some networks or families says so after its name. */
+const restricted = (k: KeyRecord) =>
+  k.permissions.networks.length < allPermissions.networks.length ||
+    k.permissions.families.length < allPermissions.families.length
+    ? `  [${k.permissions.networks.join(",")}; ${k.permissions.families.join(",")}]`
+    : "";
 
 const header = "  id  tier  status    hint        created               expires               account/name";
 
@@ -78,6 +95,9 @@ const run = (sql: SqlClient, prefix: string, args: Array<string>) =>
                 name: { type: "string" },
                 expires: { type: "string" },
                 account: { type: "string" },
+                networks: { type: "string" },
+                families: { type: "string" },
+                "override-plan": { type: "boolean" },
               },
               strict: true,
             });
@@ -89,8 +109,20 @@ const run = (sql: SqlClient, prefix: string, args: Array<string>) =>
         if (tier !== "FREE" && tier !== "PAID") {
           fail(`--tier must be free or paid, got ${JSON.stringify(values.tier)}`);
         }
-        const name = values.name?.trim() ?? "";
-        if (name === "" || name.length > 100) fail("--name is required (1 to 100 characters)");
+        const name = Either.getOrElse(checkKeyName(values.name ?? ""), (e) => fail(`--name: ${e.reason}`));
+        const list = (text: string | undefined) =>
+          text?.split(",").map((t) => t.trim()).filter((t) => t !== "");
+        const permissions = Either.getOrElse(
+          checkPermissions({ networks: list(values.networks), families: list(values.families) }),
+          (e) => fail(`--${e.field}: ${e.reason}`),
+        );
+        const account = yield* makeAccountStore(sql, prefix).byName(values.account ?? "default");
+        if (Option.isSome(account) && !values["override-plan"]) {
+          Either.getOrElse(
+            mayCreate(account.value.plan, tier as "FREE" | "PAID"),
+            (e) => fail(`${e.message} (the operator may pass --override-plan)`),
+          );
+        }
         let expiresAt: Date | null = null;
         if (values.expires !== undefined) {
           expiresAt = new Date(values.expires);
@@ -103,6 +135,7 @@ const run = (sql: SqlClient, prefix: string, args: Array<string>) =>
           tier: tier as "FREE" | "PAID",
           account: values.account,
           expiresAt,
+          permissions,
         });
         return [
           header,
@@ -121,8 +154,10 @@ const run = (sql: SqlClient, prefix: string, args: Array<string>) =>
         return yield* setStatus("active");
       case "rename": {
         const id = idOf(rest[0]);
-        const name = rest.slice(1).join(" ").trim();
-        if (name === "" || name.length > 100) fail("rename needs a new name (1 to 100 characters)");
+        const name = Either.getOrElse(
+          checkKeyName(rest.slice(1).join(" ")),
+          (e) => fail(`rename needs a new name: ${e.reason}`),
+        );
         if (!(yield* store.rename(id, name))) fail(`no key with id ${id}`);
         return `key ${id} renamed to ${name}`;
       }

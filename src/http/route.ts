@@ -19,6 +19,10 @@ import type { GraphqlSchemas } from "@layers/graphql_schemas.ts";
 import type { Metrics } from "@layers/metrics.ts";
 import type { Spend } from "@layers/rate_limiter.ts";
 import type { Family } from "@layers/usage.ts";
+import type { Network } from "@schemas/network.ts";
+import type { AccountStore } from "@layers/account_store.ts";
+import type { AttemptThrottle } from "@layers/attempt_throttle.ts";
+import type { Mailer } from "@layers/mailer.ts";
 
 export type AppServices =
   | ChainDatabases
@@ -33,7 +37,10 @@ export type AppServices =
   | ChainClock
   | NodeClients
   | GraphqlSchemas
-  | Metrics;
+  | Metrics
+  | AccountStore
+  | AttemptThrottle
+  | Mailer;
 export type Program = Effect.Effect<Response, never, AppServices>;
 
 export interface RouteContext {
@@ -44,6 +51,8 @@ export interface RouteContext {
   /** Present on protected routes: the caller's key and its rate-limit state. */
   readonly grant: Grant | undefined;
   readonly secret: string | undefined;
+  /** The client's address (the socket's peer), for per-address throttles. */
+  readonly clientAddress: string;
   readonly config: AppConfigShape;
   readonly access: AccessShape;
   readonly run: <A>(effect: Effect.Effect<A, never, AppServices>) => Promise<A>;
@@ -53,8 +62,16 @@ export interface Route {
   readonly method: "GET" | "POST";
   /** A path, with `:name` for a parameter segment (`/v2/explorer/:network/block/:id`). */
   readonly path: string;
-  /** Protected routes name their usage family and what they spend; public ones need no key. */
-  readonly access: { readonly family: Family; readonly spend: Spend } | "public";
+  /**
+   * Protected routes name their usage family, what they spend and the network they concern (a `:network` path
+   * segment says it by itself; else a fixed one, or one read from the query): a key limited to other networks
+   * is refused. Public routes need no key.
+   */
+  readonly access: {
+    readonly family: Family;
+    readonly spend: Spend;
+    readonly network?: Network | ((url: URL) => Network | undefined);
+  } | "public";
   /** An Effect program, or a plain Response for answers that need no I/O (no fiber to start). */
   readonly run: (ctx: RouteContext) => Program | Response;
 }

@@ -4,6 +4,9 @@
  * keys costs no key-store read each. IPv6 addresses count per /64 (one host usually holds a whole /64). Memory is
  * bounded: past `maxAddresses`, the address seen longest ago is forgotten.
  */
+import { addressGroup } from "@src/domain/client_address.ts";
+
+export { addressGroup };
 
 const windowMs = 10_000;
 const maxAddresses = 50_000;
@@ -20,20 +23,6 @@ export interface AuthFailures {
    */
   readonly beginLookup: (address: string, secret: string, now: number) => (() => void) | undefined;
 }
-
-/** The unit an address is counted in: itself for IPv4, its /64 for IPv6. */
-export const addressGroup = (address: string): string => {
-  if (!address.includes(":")) return address;
-  const mapped = address.match(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i);
-  if (mapped) return mapped[1]!;
-  const [head = "", tail] = address.toLowerCase().split("::");
-  const left = head === "" ? [] : head.split(":");
-  const right = tail === undefined || tail === "" ? [] : tail.split(":");
-  const groups = tail === undefined
-    ? left
-    : [...left, ...Array(8 - left.length - right.length).fill("0"), ...right];
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
-};
 
 export const makeAuthFailures = (limit: number): AuthFailures => {
   /** Per address group, the times of its recent failures, oldest first (at most `limit` kept). */

@@ -9,8 +9,10 @@ export const landingHtml = `<!doctype html>
   body { font-family: system-ui, sans-serif; max-width: 46em; margin: 2em auto; padding: 0 1em; line-height: 1.5; color: #222; }
   code { background: #f3f3f3; padding: 0 .25em; border-radius: 3px; }
   li { margin: .3em 0; }
+  .top { text-align: right; margin: 0; }
 </style></head>
 <body>
+<p class="top"><a href="/signup">Sign up</a> · <a href="/login">Log in</a></p>
 <h1>Cardano data service</h1>
 <p>Cardano chain data for <code>mainnet</code> and <code>preprod</code> from cardano-db-sync databases: REST,
 explorer, GraphQL and Ogmios-compatible JSON-RPC.</p>
@@ -23,9 +25,11 @@ explorer, GraphQL and Ogmios-compatible JSON-RPC.</p>
     (<code>/v1/preprod/ogmios</code> for preprod)</li>
 </ul>
 <h2>API keys</h2>
+<p><a href="/signup">Sign up</a> for a FREE key, or <a href="/login">log in</a> to manage your keys and see their
+usage.</p>
 <p>Every endpoint but this page, the docs and <code>/health</code> needs a key, sent as the <code>apikey</code>
-header (or <code>Authorization: Bearer KEY</code>). Keys are issued by the operator of this service; on your own
-instance create one with <code>npm run keys -- create --tier free --name me</code> (it is printed once).
-<code>GET /v1/key</code> shows a key's tier and limits.</p>
+header (or <code>Authorization: Bearer KEY</code>). On your own instance the operator can also create one with
+<code>npm run keys -- create --tier free --name me</code> (it is printed once). <code>GET /v1/key</code> shows a
+key's tier and limits.</p>
 <pre><code>curl -H "apikey: YOUR_KEY" http://THIS-HOST/v2/explorer/mainnet/stats</code></pre>
 </body></html>`;

@@ -47,7 +47,7 @@ export const ogmiosHttp = (
       return reply(encodeReply(errorReply(parsed.method, parsed.id, parsed.failure)), 400);
     }
     if (parsed.method === "submitTransaction") {
-      const denied = yield* access.authorize(secret, "ogmios", "submission").pipe(
+      const denied = yield* access.authorize(secret, "ogmios", "submission", network).pipe(
         Effect.as(undefined),
         Effect.catchTag("AccessDenied", (d) => Effect.succeed(d)),
         Effect.catchTag("DatabaseUnavailable", () => Effect.succeed(undefined)),

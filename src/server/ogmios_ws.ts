@@ -113,9 +113,9 @@ export const ogmiosWebSocket = (ctx: WebSocketContext): Response => {
     const interruptible = lane === "chainSync" || lane === "submission";
     if (interruptible && socket.readyState !== WebSocket.OPEN) return;
     const spend = lane === "submission" && !isRefused(parsed) ? "submission" : "request";
-    const decision = ctx.access.authorizeNow(ctx.secret, "ogmios", spend, Date.now()) ??
+    const decision = ctx.access.authorizeNow(ctx.secret, "ogmios", spend, Date.now(), ctx.network) ??
       await ctx.run(
-        ctx.access.authorize(ctx.secret, "ogmios", spend).pipe(
+        ctx.access.authorize(ctx.secret, "ogmios", spend, ctx.network).pipe(
           Effect.catchTag("DatabaseUnavailable", () => Effect.succeed(undefined)),
           Effect.catchTag("AccessDenied", (denied) => Effect.succeed(denied)),
         ),

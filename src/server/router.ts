@@ -8,7 +8,7 @@
  * it. Each answer is counted in the metrics by the matched route's family and its status (`metrics_http.ts`).
  */
 import { Cause, Effect, LogLevel, type ManagedRuntime } from "effect";
-import { Access, AccessDenied, type Grant, rateLimitedCounter } from "@layers/access.ts";
+import { Access, AccessDenied, type Grant, insufficientCredits, rateLimitedCounter } from "@layers/access.ts";
 import { Metrics } from "@layers/metrics.ts";
 import { AppConfig } from "@layers/config.ts";
 import type { AppServices, Program, Route, RouteContext } from "@src/http/route.ts";
@@ -34,6 +34,13 @@ export type Handler = (request: Request, info?: Deno.ServeHandlerInfo) => Promis
 const addressOf = (info: Deno.ServeHandlerInfo | undefined): string => {
   const addr = info?.remoteAddr;
   return addr && "hostname" in addr ? addr.hostname : "local";
+};
+
+/** The network a protected request concerns: its `:network` segment, else what its route says. */
+const networkOf = (access: Exclude<Route["access"], "public">, params: Record<string, string>, url: URL) => {
+  const given = params.network;
+  if (given === "mainnet" || given === "preprod") return given;
+  return typeof access.network === "function" ? access.network(url) : access.network;
 };
 
 /** The 500 envelope names the request id its log line carries (the run's `requestId` annotation). */
@@ -136,26 +143,29 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
     const { route, params } = found;
     if (found.family !== candidates[0]!.family) families.set(request, found.family);
     const secret = apiKeyOf(request, url);
+    const address = addressOf(info);
     const ctx = (grant: Grant | undefined): RouteContext => ({
       request,
       url,
       params,
       grant,
       secret,
+      clientAddress: address,
       config,
       access,
       run,
     });
     if (route.access === "public") return respond(route.run(ctx(undefined)));
     const { family, spend } = route.access;
-    const address = addressOf(info);
+    const network = networkOf(route.access, params, url);
     const waitMs = authFailures.blockedFor(address, Date.now());
     if (waitMs > 0) {
       authThrottled.inc();
       return Promise.resolve(toResponse(new AuthThrottled({ waitMs })));
     }
     const denied = (d: AccessDenied) => {
-      if (d.status === 401) authFailures.record(address, Date.now());
+      // spent credits are the key owner's business, not a guess at keys
+      if (d.status === 401 && d.message !== insufficientCredits) authFailures.record(address, Date.now());
       return toResponse(d);
     };
     const granted = (grant: Grant): Promise<Response> | Response => {
@@ -165,7 +175,7 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
         : respond(Effect.map(result, (response) => withLimitHeaders(response, grant)));
     };
     // fast path: a cached key and an in-memory limiter decide without I/O
-    const now = access.authorizeNow(secret, family, spend, Date.now());
+    const now = access.authorizeNow(secret, family, spend, Date.now(), network);
     if (now instanceof AccessDenied) return Promise.resolve(denied(now));
     if (now !== undefined) return Promise.resolve(granted(now));
     // a key the cache does not know costs a key-store read: held to the address's allowance, concurrent or not
@@ -177,7 +187,7 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
       return Promise.resolve(toResponse(new AuthThrottled({ waitMs: 1_000 })));
     }
     return run(
-      access.authorize(secret, family, spend).pipe(
+      access.authorize(secret, family, spend, network).pipe(
         Effect.ensuring(Effect.sync(release)),
         Effect.flatMap((grant) => {
           const r = granted(grant);

@@ -2,7 +2,7 @@
  * Every URL the service answers, with who may call it and what it costs (spec: Endpoints). A newcomer finds an
  * endpoint here first; `run` leads to its program.
  */
-import { Effect, Schema } from "effect";
+import { Effect, Option, Schema } from "effect";
 import { PriceFeed } from "@layers/price_feed.ts";
 import { poolStatus } from "@src/programs/pool_status.ts";
 import * as explorer from "@src/programs/explorer.ts";
@@ -32,6 +32,8 @@ import { Metrics } from "@layers/metrics.ts";
 import { graphqlBodyTooLarge, graphqlHttp } from "@src/graphql/http.ts";
 import { graphiqlAsset, graphiqlHtml } from "@src/graphql/graphiql.ts";
 import { graphqlSdl } from "@src/graphql/sdl.ts";
+import { dashboardAccounts } from "@src/dashboard/account_service.ts";
+import { makeDashboardRoutes } from "@src/dashboard/routes.ts";
 import { compressOnce } from "./compression.ts";
 import { htmlPage } from "./html_page.ts";
 import { landingHtml } from "./landing_page.ts";
@@ -43,19 +45,29 @@ import { readBody, tooLargeMessage } from "./request_body.ts";
 const noStore = { "cache-control": "no-store" };
 const encodeHealth = Schema.encodeSync(Health);
 const encodeKeyInfo = Schema.encodeSync(KeyInfo);
-const ogmios = { family: "ogmios", spend: "request" } as const;
+/** The `network` query parameter, mainnet when absent (an invalid one is the route's 400 to give). */
+const queryNetwork = (fallback: (url: URL) => Network) => (url: URL): Network | undefined => {
+  const given = url.searchParams.get("network");
+  return given === null ? fallback(url) : given === "mainnet" || given === "preprod" ? given : undefined;
+};
+const mainnet = () => "mainnet" as const;
+/** Test-network identifiers (`pool_test1…`, `stake_test1…`) imply preprod, as the programs read them. */
+const impliedBy = (parameter: string, testPrefix: string) => (url: URL): Network =>
+  url.searchParams.get(parameter)?.startsWith(testPrefix) ? "preprod" : "mainnet";
+const rest = (network?: (url: URL) => Network | undefined) =>
+  ({ family: "rest", spend: "request", ...(network ? { network } : {}) }) as const;
 
 const ogmiosRoutes = (network: Network, base: string): Array<Route> => [
   {
     method: "POST",
     path: base,
-    access: ogmios,
+    access: { family: "ogmios", spend: "request", network },
     run: (ctx) => ogmiosHttp(ctx.request, network, ctx.access, ctx.secret, ctx.config.maxBodyBytes),
   },
   {
     method: "GET",
     path: base,
-    access: ogmios,
+    access: { family: "ogmios", spend: "request", network },
     run: (ctx) =>
       ctx.request.headers.get("upgrade")?.toLowerCase() === "websocket"
         ? ogmiosWebSocket({
@@ -85,7 +97,7 @@ const graphqlRoutes = (network: Network, path: string): Array<Route> => [
   {
     method: "POST",
     path,
-    access: { family: "graphql", spend: "graphql" },
+    access: { family: "graphql", spend: "graphql", network },
     run: (ctx) =>
       Effect.flatMap(
         readBody(ctx.request, ctx.config.maxBodyBytes),
@@ -112,6 +124,22 @@ const graphqlRoutes = (network: Network, path: string): Array<Route> => [
         })),
   },
 ];
+
+/** The key dashboard's pages (src/dashboard): public here, as they need a session rather than a key. */
+const dashboardRoutes: Array<Route> = makeDashboardRoutes(dashboardAccounts).map((r) => ({
+  method: r.method,
+  path: r.path,
+  access: "public",
+  run: (ctx) =>
+    r.run({
+      request: ctx.request,
+      url: ctx.url,
+      params: ctx.params,
+      clientAddress: ctx.clientAddress,
+      publicUrl: Option.getOrUndefined(ctx.config.publicUrl),
+      cookieSecure: ctx.config.cookieSecure,
+    }),
+}));
 
 export const routes: ReadonlyArray<Route> = [
   {
@@ -172,7 +200,7 @@ export const routes: ReadonlyArray<Route> = [
   // keyed answers: the router turns `public` into `private` (access_http.ts keyedCaching says why)
   serve(
     api.price,
-    { family: "rest", spend: "request" },
+    rest(),
     () =>
       Effect.flatMap(PriceFeed, (feed) => feed.current).pipe(
         Effect.map((p) => ({ ada_usd: p.adaUsd, updated_at: p.updatedAt.toISOString() })),
@@ -185,31 +213,31 @@ export const routes: ReadonlyArray<Route> = [
   ),
   serve(
     api.poolInfo,
-    { family: "rest", spend: "request" },
+    rest(queryNetwork(impliedBy("poolId", "pool_test"))),
     ({ query }) => poolInfo(query.poolId, query.network),
     () => ({ "cache-control": "public, max-age=60" }),
   ),
   serve(
     api.stakeAccount,
-    { family: "rest", spend: "request" },
+    rest(impliedBy("address", "stake_test")),
     ({ query }) => stakeAccount(query.address),
     () => ({ "cache-control": "public, max-age=20" }),
   ),
   serve(
     api.poolStatus,
-    { family: "rest", spend: "request" },
+    rest(queryNetwork(mainnet)),
     ({ query }) => poolStatus(query.network),
     () => ({ "cache-control": "no-store" }),
   ),
   serve(
     api.protocolParameters,
-    { family: "rest", spend: "request" },
+    rest(queryNetwork(mainnet)),
     ({ query }) => protocolParametersFromNode(query.network),
     () => ({ "cache-control": "public, max-age=3600" }),
   ),
   serve(
     api.txStatus,
-    { family: "rest", spend: "request" },
+    rest(queryNetwork(mainnet)),
     ({ query }) => txStatus(query.txHash, query.network),
     (status) => ({ "cache-control": status.found ? "public, max-age=5" : "public, max-age=2" }),
   ),
@@ -290,4 +318,5 @@ export const routes: ReadonlyArray<Route> = [
   },
   ...ogmiosRoutes("mainnet", api.ogmios.path),
   ...ogmiosRoutes("preprod", api.ogmiosPreprod.path),
+  ...dashboardRoutes,
 ];

@@ -27,5 +27,8 @@ export const withSecurityHeaders = (headers: Headers) => {
   headers.set("x-content-type-options", "nosniff");
   headers.set("x-frame-options", "DENY");
   if (!headers.has("content-security-policy")) headers.set("content-security-policy", noContent);
-  if (headers.get("content-type")?.startsWith("text/html")) headers.set("referrer-policy", "no-referrer");
+  // a page may ask for less strictness (the dashboard's forms need their Origin sent to this origin)
+  if (headers.get("content-type")?.startsWith("text/html") && !headers.has("referrer-policy")) {
+    headers.set("referrer-policy", "no-referrer");
+  }
 };

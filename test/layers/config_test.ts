@@ -96,7 +96,35 @@ Deno.test("config reads every variable and keeps secrets redacted", async () => 
   assert.equal(Option.getOrThrow(c.networks.preprod.ogmiosUrl), "wss://ogmios.example:443");
 });
 
+Deno.test("SMTP_URL, PUBLIC_URL, COOKIE_SECURE, MAIL_FROM: off by default; Secure follows https", async () => {
+  const off = await load({});
+  assert.ok(off._tag === "Right");
+  if (off._tag !== "Right") return;
+  assert.ok(Option.isNone(off.right.smtpUrl) && Option.isNone(off.right.publicUrl));
+  assert.equal(off.right.cookieSecure, false);
+  assert.equal(off.right.mailFrom, "cardano-data-service <noreply@localhost>");
+  const on = await load({
+    SMTP_URL: "smtps://user:secret@mail.example:465",
+    PUBLIC_URL: "https://data.example/",
+  });
+  assert.ok(on._tag === "Right");
+  if (on._tag !== "Right") return;
+  assert.equal(Redacted.value(Option.getOrThrow(on.right.smtpUrl)), "smtps://user:secret@mail.example:465");
+  assert.ok(!String(Option.getOrThrow(on.right.smtpUrl)).includes("secret"));
+  assert.equal(Option.getOrThrow(on.right.publicUrl), "https://data.example");
+  assert.equal(on.right.cookieSecure, true);
+  assert.equal(on.right.mailFrom, "cardano-data-service <noreply@data.example>");
+  const forced = await load({ PUBLIC_URL: "https://data.example", COOKIE_SECURE: "false" });
+  assert.equal(forced._tag === "Right" && forced.right.cookieSecure, false);
+  const behindProxy = await load({ COOKIE_SECURE: "true", MAIL_FROM: "Ops <ops@example.org>" });
+  assert.ok(behindProxy._tag === "Right" && behindProxy.right.cookieSecure);
+  assert.equal(behindProxy._tag === "Right" && behindProxy.right.mailFrom, "Ops <ops@example.org>");
+});
+
 const bad: ReadonlyArray<[string, string, RegExp]> = [
+  ["SMTP_URL", "http://mail", /^SMTP_URL: expected a smtp: or smtps:\/\/ URL/],
+  ["PUBLIC_URL", "ftp://data.example", /^PUBLIC_URL: /],
+  ["COOKIE_SECURE", "maybe", /^COOKIE_SECURE: expected true or false/],
   ["PORT", "abc", /^PORT: expected an integer from 0 to 65535, got "abc"$/],
   ["PORT", "70000", /^PORT: /],
   ["HOST", "bad host!", /^HOST: /],

@@ -1,0 +1,436 @@
+/**
+ * `AccountStore`: accounts, their sessions, their mailed links and their keys in the service database
+ * (migration 0004). Secrets are stored as SHA-256 only (session secrets, link tokens, key secrets: all 256 or
+ * 190 random bits, so a fast hash is enough); passwords as scrypt strings made by password_hash.ts. Every
+ * multi-step write is one transaction. Key operations take the account's id and touch only its own keys, so
+ * another account's key id is simply not found.
+ */
+import type { SqlClient } from "@effect/sql/SqlClient";
+import type { SqlError } from "@effect/sql/SqlError";
+import { Context, Effect, Layer, Option } from "effect";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { generateApiKey, hashApiKey, keyHint } from "@src/domain/api_key.ts";
+import type { Plan } from "@src/domain/accounts.ts";
+import { EmailTaken } from "@src/domain/account_errors.ts";
+import { DatabaseUnavailable } from "@src/domain/errors.ts";
+import type { CheckedKey } from "@src/domain/key_policy.ts";
+import { keyColumns, type KeyRecord, type KeyStatus, storedPermissions, toRecord } from "./key_store.ts";
+import { ServiceDatabase } from "./service_db.ts";
+
+export interface AccountRecord {
+  readonly id: number;
+  /** Null for the operator's own accounts (made by the keys CLI, by name). */
+  readonly email: string | null;
+  readonly name: string;
+  readonly plan: Plan;
+  /** Prepaid requests left; null = unlimited. */
+  readonly credits: number | null;
+  readonly disabled: boolean;
+  readonly emailConfirmed: boolean;
+  readonly createdAt: Date;
+}
+
+export interface SessionRecord {
+  readonly id: number;
+  readonly csrfToken: string;
+  readonly createdAt: Date;
+  readonly expiresAt: Date;
+}
+
+export type TokenKind = "confirm" | "reset";
+
+export interface NewSecretKey {
+  readonly secret: string;
+  readonly record: KeyRecord;
+}
+
+export interface UsageRow {
+  readonly keyId: number;
+  readonly day: string;
+  readonly family: string;
+  readonly requests: number;
+  readonly rateLimited: number;
+}
+
+export interface AccountUsage {
+  /** Last 30 UTC days, newest first. */
+  readonly daily: ReadonlyArray<UsageRow>;
+  /** Submissions per key in the last hour. */
+  readonly submissionsLastHour: ReadonlyMap<number, number>;
+}
+
+type Fail = DatabaseUnavailable;
+
+export interface AccountStoreShape {
+  /** The account, its FREE key and (with mail) its confirmation token, in one transaction. */
+  readonly signUp: (input: {
+    readonly email: string;
+    readonly passwordHash: string;
+    readonly confirmed: boolean;
+    readonly key: CheckedKey;
+    readonly confirmToken?: { readonly secret: string; readonly expiresAt: Date };
+  }) => Effect.Effect<{ readonly account: AccountRecord; readonly key: NewSecretKey }, EmailTaken | Fail>;
+  readonly byEmail: (
+    email: string,
+  ) => Effect.Effect<Option.Option<AccountRecord & { readonly passwordHash: string | null }>, Fail>;
+  readonly byId: (id: number) => Effect.Effect<Option.Option<AccountRecord>, Fail>;
+  readonly passwordHashOf: (id: number) => Effect.Effect<Option.Option<string>, Fail>;
+  readonly list: Effect.Effect<ReadonlyArray<AccountRecord & { readonly keys: number }>, Fail>;
+
+  readonly createSession: (input: {
+    readonly accountId: number;
+    readonly secret: string;
+    readonly csrfToken: string;
+    readonly expiresAt: Date;
+  }) => Effect.Effect<SessionRecord, Fail>;
+  /** A live session (not expired, its account neither disabled nor deleted), its last use noted. */
+  readonly session: (
+    secret: string,
+  ) => Effect.Effect<
+    Option.Option<{ readonly account: AccountRecord; readonly session: SessionRecord }>,
+    Fail
+  >;
+  readonly endSession: (secret: string) => Effect.Effect<void, Fail>;
+
+  /** New password; every session but `keepSession`'s ends and unused reset links die, in one transaction. */
+  readonly setPassword: (
+    accountId: number,
+    passwordHash: string,
+    keepSession?: string,
+  ) => Effect.Effect<void, Fail>;
+  /** Revokes its keys, ends its sessions and links, frees its email; usage stays with the revoked keys. */
+  readonly deleteAccount: (accountId: number) => Effect.Effect<void, Fail>;
+
+  readonly addToken: (
+    accountId: number,
+    kind: TokenKind,
+    secret: string,
+    expiresAt: Date,
+  ) => Effect.Effect<void, Fail>;
+  /** Uses a live token once (atomically): its account id, or none for unknown, used or expired ones. */
+  readonly useToken: (kind: TokenKind, secret: string) => Effect.Effect<Option.Option<number>, Fail>;
+  readonly confirmEmail: (accountId: number) => Effect.Effect<void, Fail>;
+
+  readonly keys: (accountId: number) => Effect.Effect<ReadonlyArray<KeyRecord>, Fail>;
+  readonly key: (accountId: number, keyId: number) => Effect.Effect<Option.Option<KeyRecord>, Fail>;
+  readonly createKey: (accountId: number, key: CheckedKey) => Effect.Effect<NewSecretKey, Fail>;
+  /** False when the account has no such key (or it is revoked, for the changes a revoked key cannot take). */
+  readonly renameKey: (accountId: number, keyId: number, name: string) => Effect.Effect<boolean, Fail>;
+  readonly rotateKey: (accountId: number, keyId: number) => Effect.Effect<Option.Option<string>, Fail>;
+  readonly setKeyStatus: (
+    accountId: number,
+    keyId: number,
+    status: KeyStatus,
+  ) => Effect.Effect<boolean, Fail>;
+  readonly usage: (accountId: number, keyId?: number) => Effect.Effect<AccountUsage, Fail>;
+
+  /** Operator changes, by email; false when no such account. */
+  readonly setPlan: (email: string, plan: Plan) => Effect.Effect<boolean, Fail>;
+  readonly setCredits: (email: string, credits: number | null) => Effect.Effect<boolean, Fail>;
+  readonly setDisabled: (email: string, disabled: boolean) => Effect.Effect<boolean, Fail>;
+  /** An account by name (the keys CLI's `--account`): its plan, to apply the key policy. */
+  readonly byName: (name: string) => Effect.Effect<Option.Option<AccountRecord>, Fail>;
+}
+
+export class AccountStore extends Context.Tag("AccountStore")<AccountStore, AccountStoreShape>() {}
+
+export const hashSecret = (secret: string): Uint8Array => sha256(new TextEncoder().encode(secret));
+
+interface AccountRow {
+  readonly id: string;
+  readonly email: string | null;
+  readonly name: string;
+  readonly plan: Plan;
+  readonly credits: string | null;
+  readonly disabled: boolean;
+  readonly emailConfirmed: boolean;
+  readonly createdAt: Date;
+}
+
+const accountColumns = `a.id::text as id, a.email, a.name, a.plan, a.credits::text as credits,
+  (a.disabled_at is not null) as disabled, (a.email_confirmed_at is not null) as "emailConfirmed",
+  a.created_at as "createdAt"`;
+
+const toAccount = (r: AccountRow): AccountRecord => ({
+  id: Number(r.id),
+  email: r.email,
+  name: r.name,
+  plan: r.plan,
+  credits: r.credits === null ? null : Number(r.credits),
+  disabled: r.disabled,
+  emailConfirmed: r.emailConfirmed,
+  createdAt: r.createdAt,
+});
+
+/** The driver's own message says what failed (never the statement's parameters: they may hold hashes). */
+const unavailable = (e: SqlError) =>
+  new DatabaseUnavailable({
+    network: "service",
+    message: e.cause instanceof Error ? `${e.message}: ${e.cause.message}` : e.message,
+  });
+
+/** PostgreSQL's unique_violation, from node-postgres or PGlite. */
+const isUniqueViolation = (e: SqlError): boolean => {
+  const cause = e.cause as { code?: unknown } | undefined;
+  return cause?.code === "23505" || /duplicate key|unique constraint/i.test(e.message);
+};
+
+export const makeAccountStore = (sql: SqlClient, prefix: string): AccountStoreShape => {
+  const columns = sql.literal(accountColumns);
+  const oneAccount = (where: ReturnType<SqlClient["and"]>) =>
+    Effect.map(
+      sql<AccountRow>`select ${columns} from cds.account a where ${where} and a.deleted_at is null`,
+      (rows) => Option.map(Option.fromNullable(rows[0]), toAccount),
+    );
+  const keysWhere = (where: ReturnType<SqlClient["and"]>) =>
+    Effect.map(
+      sql<Parameters<typeof toRecord>[0]>`
+        select ${sql.literal(keyColumns)} from cds.api_key k join cds.account a on a.id = k.account_id
+        where ${where} order by k.id`,
+      (rows) => rows.map(toRecord),
+    );
+  const insertKey = (accountId: number, key: CheckedKey) =>
+    Effect.gen(function* () {
+      const secret = generateApiKey(prefix);
+      const { networks, families } = storedPermissions(key.permissions);
+      const [row] = yield* sql<{ id: string }>`
+        insert into cds.api_key (account_id, name, tier, secret_sha256, hint, expires_at, networks, families)
+        values (${accountId}, ${key.name}, ${key.tier}, ${hashApiKey(secret)}, ${keyHint(secret)},
+          ${key.expiresAt}, ${networks}::text[], ${families}::text[])
+        returning id::text as id`;
+      const [record] = yield* keysWhere(sql.and([sql`k.id = ${Number(row!.id)}`]));
+      return { secret, record: record! };
+    });
+  /** The key's status may change (or the key take a change) only while it is not revoked. */
+  const ownKey = (accountId: number, keyId: number) =>
+    sql`id = ${keyId} and account_id = ${accountId} and status <> 'revoked'`;
+  const bumpKeys = sql`update cds.key_generation set value = value + 1`;
+
+  return {
+    signUp: (input) =>
+      sql.withTransaction(Effect.gen(function* () {
+        const [row] = yield* sql<{ id: string }>`
+          insert into cds.account (name, email, password_hash, plan, email_confirmed_at)
+          values (${input.email}, ${input.email}, ${input.passwordHash}, 'FREE',
+            ${input.confirmed ? sql`now()` : null})
+          returning id::text as id`;
+        const accountId = Number(row!.id);
+        const key = yield* insertKey(accountId, input.key);
+        if (input.confirmToken) {
+          yield* sql`insert into cds.account_token (secret_sha256, account_id, kind, expires_at)
+            values (${hashSecret(input.confirmToken.secret)}, ${accountId}, 'confirm',
+              ${input.confirmToken.expiresAt})`;
+        }
+        const account = yield* oneAccount(sql.and([sql`a.id = ${accountId}`]));
+        return { account: Option.getOrThrow(account), key };
+      })).pipe(
+        Effect.mapError((e): EmailTaken | DatabaseUnavailable =>
+          isUniqueViolation(e) ? new EmailTaken() : unavailable(e)
+        ),
+      ),
+    byEmail: (email) =>
+      Effect.map(
+        sql<AccountRow & { passwordHash: string | null }>`
+          select ${columns}, a.password_hash as "passwordHash" from cds.account a
+          where a.email = ${email} and a.deleted_at is null`,
+        (rows) =>
+          Option.map(
+            Option.fromNullable(rows[0]),
+            (r) => ({ ...toAccount(r), passwordHash: r.passwordHash }),
+          ),
+      ).pipe(Effect.mapError(unavailable)),
+    byId: (id) => oneAccount(sql.and([sql`a.id = ${id}`])).pipe(Effect.mapError(unavailable)),
+    byName: (name) => oneAccount(sql.and([sql`a.name = ${name}`])).pipe(Effect.mapError(unavailable)),
+    passwordHashOf: (id) =>
+      Effect.map(
+        sql<{ hash: string | null }>`select password_hash as hash from cds.account
+          where id = ${id} and deleted_at is null`,
+        (rows) => Option.fromNullable(rows[0]?.hash),
+      ).pipe(Effect.mapError(unavailable)),
+    list: Effect.map(
+      sql<AccountRow & { keys: string }>`
+        select ${columns}, (select count(*) from cds.api_key k where k.account_id = a.id
+          and k.status <> 'revoked')::text as keys
+        from cds.account a where a.deleted_at is null order by a.id`,
+      (rows) => rows.map((r) => ({ ...toAccount(r), keys: Number(r.keys) })),
+    ).pipe(Effect.mapError(unavailable)),
+
+    createSession: (input) =>
+      sql.withTransaction(Effect.gen(function* () {
+        // the account's ended sessions and links go as it logs in: the tables hold live rows only, roughly
+        yield* sql`delete from cds.session where account_id = ${input.accountId} and expires_at <= now()`;
+        yield* sql`delete from cds.account_token where account_id = ${input.accountId}
+          and (expires_at <= now() - interval '1 day' or used_at <= now() - interval '1 day')`;
+        const [row] = yield* sql<{ id: string; createdAt: Date }>`
+          insert into cds.session (secret_sha256, account_id, csrf_token, expires_at)
+          values (${hashSecret(input.secret)}, ${input.accountId}, ${input.csrfToken}, ${input.expiresAt})
+          returning id::text as id, created_at as "createdAt"`;
+        return {
+          id: Number(row!.id),
+          csrfToken: input.csrfToken,
+          createdAt: row!.createdAt,
+          expiresAt: input.expiresAt,
+        };
+      })).pipe(Effect.mapError(unavailable)),
+    session: (secret) =>
+      Effect.gen(function* () {
+        const rows = yield* sql<
+          AccountRow & {
+            sessionId: string;
+            csrfToken: string;
+            sessionCreatedAt: Date;
+            expiresAt: Date;
+            stale: boolean;
+          }
+        >`
+          select ${columns}, s.id::text as "sessionId", s.csrf_token as "csrfToken",
+            s.created_at as "sessionCreatedAt", s.expires_at as "expiresAt",
+            (s.last_seen_at < now() - interval '1 minute') as stale
+          from cds.session s join cds.account a on a.id = s.account_id
+          where s.secret_sha256 = ${hashSecret(secret)} and s.expires_at > now()
+            and a.disabled_at is null and a.deleted_at is null`;
+        const row = rows[0];
+        if (!row) return Option.none();
+        // noted once a minute at most: a page view need not write
+        if (row.stale) {
+          yield* sql`update cds.session set last_seen_at = now() where id = ${Number(row.sessionId)}`;
+        }
+        return Option.some({
+          account: toAccount(row),
+          session: {
+            id: Number(row.sessionId),
+            csrfToken: row.csrfToken,
+            createdAt: row.sessionCreatedAt,
+            expiresAt: row.expiresAt,
+          },
+        });
+      }).pipe(Effect.mapError(unavailable)),
+    endSession: (secret) =>
+      sql`delete from cds.session where secret_sha256 = ${hashSecret(secret)}`.pipe(
+        Effect.asVoid,
+        Effect.mapError(unavailable),
+      ),
+
+    setPassword: (accountId, passwordHash, keepSession) =>
+      sql.withTransaction(Effect.gen(function* () {
+        yield* sql`update cds.account set password_hash = ${passwordHash} where id = ${accountId}`;
+        yield* keepSession === undefined
+          ? sql`delete from cds.session where account_id = ${accountId}`
+          : sql`delete from cds.session where account_id = ${accountId}
+              and secret_sha256 <> ${hashSecret(keepSession)}`;
+        yield* sql`update cds.account_token set used_at = now()
+          where account_id = ${accountId} and kind = 'reset' and used_at is null`;
+      })).pipe(Effect.mapError(unavailable)),
+    deleteAccount: (accountId) =>
+      sql.withTransaction(Effect.gen(function* () {
+        yield* sql`update cds.api_key set status = 'revoked', updated_at = now()
+          where account_id = ${accountId} and status <> 'revoked'`;
+        yield* sql`delete from cds.session where account_id = ${accountId}`;
+        yield* sql`update cds.account_token set used_at = now() where account_id = ${accountId} and used_at is null`;
+        yield* sql`update cds.account set email = null, password_hash = null, name = ${`deleted-${accountId}`},
+          deleted_at = now() where id = ${accountId}`;
+      })).pipe(Effect.mapError(unavailable)),
+
+    addToken: (accountId, kind, secret, expiresAt) =>
+      sql`insert into cds.account_token (secret_sha256, account_id, kind, expires_at)
+        values (${hashSecret(secret)}, ${accountId}, ${kind}, ${expiresAt})`.pipe(
+        Effect.asVoid,
+        Effect.mapError(unavailable),
+      ),
+    useToken: (kind, secret) =>
+      Effect.map(
+        sql<{ accountId: string }>`
+          update cds.account_token t set used_at = now()
+          from cds.account a
+          where t.secret_sha256 = ${hashSecret(secret)} and t.kind = ${kind} and t.used_at is null
+            and t.expires_at > now() and a.id = t.account_id and a.deleted_at is null
+          returning t.account_id::text as "accountId"`,
+        (rows) => Option.map(Option.fromNullable(rows[0]), (r) => Number(r.accountId)),
+      ).pipe(Effect.mapError(unavailable)),
+    confirmEmail: (accountId) =>
+      sql`update cds.account set email_confirmed_at = coalesce(email_confirmed_at, now()) where id = ${accountId}`
+        .pipe(Effect.asVoid, Effect.mapError(unavailable)),
+
+    keys: (accountId) =>
+      keysWhere(sql.and([sql`k.account_id = ${accountId}`])).pipe(Effect.mapError(unavailable)),
+    key: (accountId, keyId) =>
+      Effect.map(
+        keysWhere(sql.and([sql`k.account_id = ${accountId}`, sql`k.id = ${keyId}`])),
+        (rows) => Option.fromNullable(rows[0]),
+      ).pipe(Effect.mapError(unavailable)),
+    createKey: (accountId, key) =>
+      sql.withTransaction(insertKey(accountId, key)).pipe(Effect.mapError(unavailable)),
+    renameKey: (accountId, keyId, name) =>
+      Effect.map(
+        sql`update cds.api_key set name = ${name}, updated_at = now() where ${ownKey(accountId, keyId)}
+          returning id`,
+        (rows) => rows.length > 0,
+      ).pipe(Effect.mapError(unavailable)),
+    rotateKey: (accountId, keyId) => {
+      const secret = generateApiKey(prefix);
+      return Effect.map(
+        sql`update cds.api_key set secret_sha256 = ${hashApiKey(secret)}, hint = ${keyHint(secret)},
+          updated_at = now() where ${ownKey(accountId, keyId)} returning id`,
+        (rows) => (rows.length > 0 ? Option.some(secret) : Option.none()),
+      ).pipe(Effect.mapError(unavailable));
+    },
+    setKeyStatus: (accountId, keyId, status) =>
+      Effect.map(
+        sql`update cds.api_key set status = ${status}, updated_at = now() where ${ownKey(accountId, keyId)}
+          returning id`,
+        (rows) => rows.length > 0,
+      ).pipe(Effect.mapError(unavailable)),
+    usage: (accountId, keyId) =>
+      Effect.gen(function* () {
+        const only = keyId === undefined ? sql`true` : sql`k.id = ${keyId}`;
+        const daily = yield* sql<
+          { keyId: string; day: string; family: string; requests: string; rateLimited: string }
+        >`
+          select u.key_id::text as "keyId", u.day::text as day, u.family, u.requests::text as requests,
+            u.rate_limited::text as "rateLimited"
+          from cds.usage_daily u join cds.api_key k on k.id = u.key_id
+          where k.account_id = ${accountId} and ${only} and u.day > current_date - 30
+          order by u.day desc, u.key_id, u.family`;
+        const subs = yield* sql<{ keyId: string; n: string }>`
+          select s.key_id::text as "keyId", count(*)::text as n
+          from cds.submission s join cds.api_key k on k.id = s.key_id
+          where k.account_id = ${accountId} and ${only} and s.at > now() - interval '1 hour'
+          group by s.key_id`;
+        return {
+          daily: daily.map((d) => ({
+            keyId: Number(d.keyId),
+            day: d.day,
+            family: d.family,
+            requests: Number(d.requests),
+            rateLimited: Number(d.rateLimited),
+          })),
+          submissionsLastHour: new Map(subs.map((s) => [Number(s.keyId), Number(s.n)])),
+        };
+      }).pipe(Effect.mapError(unavailable)),
+
+    setPlan: (email, plan) =>
+      Effect.map(
+        sql`update cds.account set plan = ${plan} where email = ${email} and deleted_at is null returning id`,
+        (rows) => rows.length > 0,
+      ).pipe(Effect.mapError(unavailable)),
+    setCredits: (email, credits) =>
+      sql.withTransaction(Effect.gen(function* () {
+        const rows = yield* sql`update cds.account set credits = ${credits}
+          where email = ${email} and deleted_at is null returning id`;
+        // running services re-read their keys' records, and with them the new balance
+        if (rows.length > 0) yield* bumpKeys;
+        return rows.length > 0;
+      })).pipe(Effect.mapError(unavailable)),
+    setDisabled: (email, disabled) =>
+      sql.withTransaction(Effect.gen(function* () {
+        const rows = yield* sql<{ id: string }>`update cds.account
+          set disabled_at = ${disabled ? sql`coalesce(disabled_at, now())` : null}
+          where email = ${email} and deleted_at is null returning id::text as id`;
+        if (disabled && rows[0]) yield* sql`delete from cds.session where account_id = ${Number(rows[0].id)}`;
+        return rows.length > 0;
+      })).pipe(Effect.mapError(unavailable)),
+  };
+};
+
+export const AccountStoreLive = (prefix: string): Layer.Layer<AccountStore, never, ServiceDatabase> =>
+  Layer.effect(AccountStore, Effect.map(ServiceDatabase, (db) => makeAccountStore(db.sql, prefix)));

@@ -1,0 +1,76 @@
+/**
+ * An account's usage (or one key's): requests per UTC day and family for the last 30 days (every day listed,
+ * oldest first, zeros included, so a chart needs no gaps filled), 429s per day, and per key what is left of
+ * today's quota and its submissions in the last hour. Figures lag the requests by at most a second (the usage
+ * flush).
+ */
+import { Effect } from "effect";
+import { AccountStore } from "@layers/account_store.ts";
+import { AppConfig } from "@layers/config.ts";
+import { ownKey } from "./own_key.ts";
+
+/** The usage families as recorded (layers/usage.ts): `ogmios` is the JSON-RPC endpoint, `account` /v1/key. */
+export const usageFamilies = ["rest", "explorer", "graphql", "ogmios", "account"] as const;
+
+export interface UsageDay {
+  readonly day: string;
+  readonly requests: Readonly<Record<string, number>>;
+  readonly total: number;
+  readonly rateLimited: number;
+}
+
+export interface KeyUsage {
+  readonly keyId: number;
+  readonly name: string;
+  readonly tier: "FREE" | "PAID";
+  readonly status: string;
+  readonly requestsToday: number;
+  /** Null when the tier has no daily quota. */
+  readonly quotaLeftToday: number | null;
+  readonly submissionsLastHour: number;
+  /** Null when the tier has no hourly submission limit. */
+  readonly submissionsPerHour: number | null;
+}
+
+const dayMs = 86_400_000;
+
+export const usageReport = (accountId: number, keyId?: number) =>
+  Effect.gen(function* () {
+    const store = yield* AccountStore;
+    const { limits } = yield* AppConfig;
+    const keys = keyId === undefined ? yield* store.keys(accountId) : [yield* ownKey(accountId, keyId)];
+    const usage = yield* store.usage(accountId, keyId);
+    const today = new Date(Date.now() - (Date.now() % dayMs));
+    const days: Array<UsageDay> = [];
+    for (let i = 29; i >= 0; i--) {
+      const day = new Date(today.getTime() - i * dayMs).toISOString().slice(0, 10);
+      const rows = usage.daily.filter((r) => r.day === day);
+      const requests: Record<string, number> = Object.fromEntries(usageFamilies.map((f) => [f, 0]));
+      for (const r of rows) requests[r.family] = (requests[r.family] ?? 0) + r.requests;
+      days.push({
+        day,
+        requests,
+        total: rows.reduce((n, r) => n + r.requests, 0),
+        rateLimited: rows.reduce((n, r) => n + r.rateLimited, 0),
+      });
+    }
+    const todayText = today.toISOString().slice(0, 10);
+    const perKey: Array<KeyUsage> = keys.map((k) => {
+      const requestsToday = usage.daily
+        .filter((r) => r.keyId === k.id && r.day === todayText)
+        .reduce((n, r) => n + r.requests, 0);
+      const quota = limits.dailyRequests[k.tier];
+      const submissions = limits.submissionsPerHour[k.tier];
+      return {
+        keyId: k.id,
+        name: k.name,
+        tier: k.tier,
+        status: k.status,
+        requestsToday,
+        quotaLeftToday: quota > 0 ? Math.max(0, quota - requestsToday) : null,
+        submissionsLastHour: usage.submissionsLastHour.get(k.id) ?? 0,
+        submissionsPerHour: submissions > 0 ? submissions : null,
+      };
+    });
+    return { days, keys: perKey };
+  });
