@@ -13,16 +13,12 @@
  * On the embedded database, a DATA_DIR that holds none is refused unless `--init` (create one there).
  */
 import type { SqlClient } from "@effect/sql/SqlClient";
-import * as Reactivity from "@effect/experimental/Reactivity";
-import { Cause, Effect, Either, Exit, Layer, Logger, Option, Redacted, Scope } from "effect";
+import { Effect, Either, Layer, Option } from "effect";
 import { type AccountRecord, AccountStore, makeAccountStore } from "@layers/account_store.ts";
-import { AppConfig, appConfig, type AppConfigShape, describeConfigError } from "@layers/config.ts";
-import { connectOrOpen } from "@layers/embedded_service_db.ts";
-import { loadMigrations, migrate } from "@layers/service_db.ts";
-import { makePgSqlClient } from "@layers/sql_pg.ts";
+import { AppConfig, type AppConfigShape } from "@layers/config.ts";
 import { normalizeEmail } from "@src/domain/accounts.ts";
 import { issueResetLink } from "@src/programs/accounts/issue_reset_link.ts";
-import { requireServiceDataDir, takeInitFlag } from "./cli_data_dir.ts";
+import { fail, runServiceDbCli } from "./service_db_cli.ts";
 
 const usage = `usage: npm run accounts -- <command> [--init]
   list
@@ -31,16 +27,6 @@ const usage = `usage: npm run accounts -- <command> [--init]
   credits EMAIL N|unlimited
   disable EMAIL | enable EMAIL
   reset-link EMAIL`;
-
-/** A mistake in what the operator asked for: exit code 2, with the usage when the command itself is wrong. */
-class CliError extends Error {
-  constructor(message: string, readonly showUsage = false) {
-    super(message);
-  }
-}
-const fail = (message: string, showUsage = false): never => {
-  throw new CliError(message, showUsage);
-};
 
 const emailOf = (text: string | undefined): string =>
   text === undefined
@@ -155,37 +141,4 @@ const run = (sql: SqlClient, config: AppConfigShape, args: Array<string>) =>
     }
   });
 
-const config = await Effect.runPromise(Effect.either(appConfig));
-if (config._tag === "Left") {
-  console.error(`accounts: invalid configuration: ${describeConfigError(config.left)}`);
-  Deno.exit(2);
-}
-const settings = config.right;
-const { init, rest: args } = takeInitFlag(Deno.args);
-if (Option.isNone(settings.serviceDatabaseUrl)) {
-  await requireServiceDataDir("accounts", settings.dataDir, init);
-}
-const scope = Effect.runSync(Scope.make());
-let code = 0;
-try {
-  const quiet = Logger.remove(Logger.defaultLogger);
-  const sql = await Effect.runPromise(
-    Option.match(settings.serviceDatabaseUrl, {
-      onSome: (url) => makePgSqlClient({ url: Redacted.value(url), maxConnections: 2 }),
-      onNone: () => Effect.map(connectOrOpen(`${settings.dataDir}/service`), (c) => c.sql),
-    }).pipe(Scope.extend(scope), Effect.provide(Reactivity.layer), Effect.provide(quiet)),
-  );
-  await Effect.runPromise(
-    migrate(sql, await Effect.runPromise(loadMigrations())).pipe(Effect.provide(quiet)),
-  );
-  const exit = await Effect.runPromiseExit(run(sql, settings, args));
-  if (Exit.isFailure(exit)) throw Cause.squash(exit.cause);
-  console.log(exit.value);
-} catch (error) {
-  console.error(`accounts: ${error instanceof Error ? error.message : String(error)}`);
-  if (error instanceof CliError && error.showUsage) console.error(usage);
-  code = error instanceof CliError ? 2 : 1;
-} finally {
-  await Effect.runPromise(Scope.close(scope, Exit.void)).catch(() => {});
-}
-Deno.exit(code);
+await runServiceDbCli("accounts", usage, run);

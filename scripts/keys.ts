@@ -16,17 +16,12 @@
  */
 import { parseArgs } from "node:util";
 import type { SqlClient } from "@effect/sql/SqlClient";
-import { Cause, Effect, Either, Exit, Logger, Option, Redacted, Scope } from "effect";
-import * as Reactivity from "@effect/experimental/Reactivity";
-import { appConfig, describeConfigError } from "@layers/config.ts";
+import { Effect, Either, Option } from "effect";
 import { makeAccountStore } from "@layers/account_store.ts";
 import { checkKeyName, checkPermissions, mayCreate } from "@src/domain/key_policy.ts";
 import { allPermissions } from "@src/domain/accounts.ts";
-import { connectOrOpen } from "@layers/embedded_service_db.ts";
 import { type KeyRecord, type KeyStatus, makeKeyStore } from "@layers/key_store.ts";
-import { loadMigrations, migrate } from "@layers/service_db.ts";
-import { makePgSqlClient } from "@layers/sql_pg.ts";
-import { requireServiceDataDir, takeInitFlag } from "./cli_data_dir.ts";
+import { fail, runServiceDbCli } from "./service_db_cli.ts";
 
 const usage = `usage: npm run keys -- <command> [--init]
   create --tier free|paid --name NAME [--expires ISO-8601] [--account NAME]
@@ -36,16 +31,6 @@ const usage = `usage: npm run keys -- <command> [--init]
   rename ID NEW-NAME
   rotate ID
   usage [ID]`;
-
-/** A mistake in what the operator asked for: exit code 2, with the usage when the command itself is wrong. */
-class CliError extends Error {
-  constructor(message: string, readonly showUsage = false) {
-    super(message);
-  }
-}
-const fail = (message: string, showUsage = false): never => {
-  throw new CliError(message, showUsage);
-};
 
 const idOf = (text: string | undefined): number => {
   if (!text || !/^\d+$/.test(text)) {
@@ -192,42 +177,4 @@ const run = (sql: SqlClient, prefix: string, args: Array<string>) =>
     }
   });
 
-const config = await Effect.runPromise(Effect.either(appConfig));
-if (config._tag === "Left") {
-  console.error(`keys: invalid configuration: ${describeConfigError(config.left)}`);
-  Deno.exit(2);
-}
-const settings = config.right;
-const { init, rest: args } = takeInitFlag(Deno.args);
-if (Option.isNone(settings.serviceDatabaseUrl)) await requireServiceDataDir("keys", settings.dataDir, init);
-const scope = Effect.runSync(Scope.make());
-let code = 0;
-try {
-  const sql = await Effect.runPromise(
-    Option.match(settings.serviceDatabaseUrl, {
-      onSome: (url) => makePgSqlClient({ url: Redacted.value(url), maxConnections: 2 }),
-      onNone: () => Effect.map(connectOrOpen(`${settings.dataDir}/service`), (c) => c.sql),
-    }).pipe(
-      Scope.extend(scope),
-      Effect.provide(Reactivity.layer),
-      // the CLI's output stays plain text: no log lines from opening the embedded database
-      Effect.provide(Logger.remove(Logger.defaultLogger)),
-    ),
-  );
-  // migrations log what they apply; the CLI's own output stays plain text
-  await Effect.runPromise(
-    migrate(sql, await Effect.runPromise(loadMigrations())).pipe(
-      Effect.provide(Logger.remove(Logger.defaultLogger)),
-    ),
-  );
-  const exit = await Effect.runPromiseExit(run(sql, settings.apiKeyPrefix, args));
-  if (Exit.isFailure(exit)) throw Cause.squash(exit.cause);
-  console.log(exit.value);
-} catch (error) {
-  console.error(`keys: ${error instanceof Error ? error.message : String(error)}`);
-  if (error instanceof CliError && error.showUsage) console.error(usage);
-  code = error instanceof CliError ? 2 : 1;
-} finally {
-  await Effect.runPromise(Scope.close(scope, Exit.void)).catch(() => {});
-}
-Deno.exit(code);
+await runServiceDbCli("keys", usage, (sql, config, args) => run(sql, config.apiKeyPrefix, args));

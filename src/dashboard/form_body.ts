@@ -5,6 +5,7 @@
  * boxes). Every refusal is a `BadForm` the failure mapper shows as a page, never a 500.
  */
 import { Data, Effect } from "effect";
+import { readBodyBytes } from "@src/http/request_body.ts";
 
 export class BadForm extends Data.TaggedError("BadForm")<{
   readonly status: 400 | 413 | 415;
@@ -23,34 +24,15 @@ export interface Form {
 const bad = (message: string) => new BadForm({ status: 400, message });
 
 const readBytes = async (request: Request, limit: number): Promise<Uint8Array | BadForm> => {
-  const tooLarge = new BadForm({ status: 413, message: `The form is larger than ${limit} bytes.` });
-  const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > limit) return tooLarge;
-  if (request.body === null) return new Uint8Array();
-  const reader = request.body.getReader();
-  const chunks: Array<Uint8Array> = [];
-  let size = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        await reader.cancel().catch(() => {});
-        return tooLarge;
-      }
-      chunks.push(value);
-    }
-  } catch {
-    return bad("The form arrived incomplete.");
+  const body = await readBodyBytes(request, limit);
+  switch (body._tag) {
+    case "Bytes":
+      return body.bytes;
+    case "TooLarge":
+      return new BadForm({ status: 413, message: `The form is larger than ${limit} bytes.` });
+    case "Broken":
+      return bad("The form arrived incomplete.");
   }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const c of chunks) {
-    bytes.set(c, offset);
-    offset += c.byteLength;
-  }
-  return bytes;
 };
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });

@@ -15,7 +15,7 @@ import { run } from "@src/jsonrpc/dispatch.ts";
 import { encodeReply, isRefused, parseFrame } from "@src/jsonrpc/frame.ts";
 import { errorReply } from "@src/jsonrpc/failures.ts";
 import { AccessRefused, BodyTooLarge, RateLimited } from "@src/jsonrpc/protocol_errors.ts";
-import { readBody, tooLargeMessage } from "./request_body.ts";
+import { readBody, tooLargeMessage } from "@src/http/request_body.ts";
 
 /** Completes when the client disconnects before its answer (the request's signal aborts). */
 const clientGone = (signal: AbortSignal) =>

@@ -40,7 +40,7 @@ import { landingHtml } from "./landing_page.ts";
 import { ogmiosHttp } from "./ogmios_http.ts";
 import { ogmiosWebSocket } from "./ogmios_ws.ts";
 import { metricsOnMainPort, metricsPath } from "./metrics_http.ts";
-import { readBody, tooLargeMessage } from "./request_body.ts";
+import { readBody, tooLargeMessage } from "@src/http/request_body.ts";
 
 const noStore = { "cache-control": "no-store" };
 const encodeHealth = Schema.encodeSync(Health);

@@ -281,7 +281,7 @@ Deno.test({
         assert.deepEqual(others.map((r) => [r.status, r.body]), []);
         // the 413 came while the body was streaming: no client had sent its 50 MB by then (past the limit, what it
         // sent sat in socket buffers). Deno's HTTP server reads and drops what a client keeps sending after the
-        // 413 (src/server/request_body.ts), so how much a client that ignores its answer can push is not ours to cap
+        // 413 (src/http/request_body.ts), so how much a client that ignores its answer can push is not ours to cap
         const sent = Math.max(...[...three.result, ...rounds].map((r) => r.written));
         assert.ok(sent < 50 * mib, `a client had sent ${sent} bytes when its 413 came`);
         const slowest = Math.max(...[...three.result, ...rounds].map((r) => r.ms));

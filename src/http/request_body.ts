@@ -1,5 +1,5 @@
 /**
- * Reading a request body under a byte limit, for every route that reads one (GraphQL, JSON-RPC over HTTP). A
+ * Reading a request body under a byte limit, for every route that reads one (GraphQL, JSON-RPC over HTTP, the dashboard's forms). A
  * declared `Content-Length` over the limit is refused before any byte is read; a chunked body is counted while
  * it streams and refused as soon as it passes the limit, so a huge body never sits in memory.
  *
@@ -16,12 +16,17 @@ export type BodyText =
   | { readonly _tag: "Text"; readonly text: string }
   | { readonly _tag: "TooLarge"; readonly limit: number };
 
-const tooLarge = (limit: number): BodyText => ({ _tag: "TooLarge", limit });
+export type BodyBytes =
+  | { readonly _tag: "Bytes"; readonly bytes: Uint8Array }
+  | { readonly _tag: "TooLarge"; readonly limit: number }
+  /** The client went away mid-body. */
+  | { readonly _tag: "Broken" };
 
-const read = async (request: Request, limit: number): Promise<BodyText> => {
+/** The body's bytes, or why there are none; never more than `limit` bytes held. */
+export const readBodyBytes = async (request: Request, limit: number): Promise<BodyBytes> => {
   const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > limit) return tooLarge(limit);
-  if (request.body === null) return { _tag: "Text", text: "" };
+  if (declared !== null && Number(declared) > limit) return { _tag: "TooLarge", limit };
+  if (request.body === null) return { _tag: "Bytes", bytes: new Uint8Array() };
   const reader = request.body.getReader();
   const chunks: Array<Uint8Array> = [];
   let size = 0;
@@ -33,13 +38,12 @@ const read = async (request: Request, limit: number): Promise<BodyText> => {
       if (size > limit) {
         // stop reading: the rest of the body is dropped, never buffered, and the connection is not reused
         await reader.cancel().catch(() => {});
-        return tooLarge(limit);
+        return { _tag: "TooLarge", limit };
       }
       chunks.push(value);
     }
   } catch {
-    // the client went away mid-body: nobody reads the answer, an empty body gets the usual parse error
-    return { _tag: "Text", text: "" };
+    return { _tag: "Broken" };
   }
   const bytes = new Uint8Array(size);
   let offset = 0;
@@ -47,12 +51,22 @@ const read = async (request: Request, limit: number): Promise<BodyText> => {
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return { _tag: "Text", text: new TextDecoder().decode(bytes) };
+  return { _tag: "Bytes", bytes };
 };
 
 /** The body as text, or `TooLarge` when it has (or declares) more than `limit` bytes. */
 export const readBody = (request: Request, limit: number): Effect.Effect<BodyText> =>
-  Effect.promise(() => read(request, limit));
+  Effect.promise(async (): Promise<BodyText> => {
+    const body = await readBodyBytes(request, limit);
+    switch (body._tag) {
+      case "Bytes":
+        return { _tag: "Text", text: new TextDecoder().decode(body.bytes) };
+      case "Broken": // nobody reads the answer: an empty body gets the usual parse error
+        return { _tag: "Text", text: "" };
+      case "TooLarge":
+        return body;
+    }
+  });
 
 /** The message every refusal carries, naming the limit and the setting that moves it. */
 export const tooLargeMessage = (limit: number): string =>
