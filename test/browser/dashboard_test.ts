@@ -10,31 +10,12 @@ import assert from "node:assert/strict";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { createTestEnvironment } from "../support/environment.ts";
 import { startService } from "../support/service.ts";
+import { executablePath, watch } from "../support/browser_watch.ts";
 
-const executablePath = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
 const screenshots = new URL("../../test-output/screenshots/", import.meta.url);
 const backend = Deno.env.get("TEST_DATABASE_URL") ? "postgres" : "pglite";
 const desktop = { width: 1280, height: 900 };
 const phone = { width: 375, height: 812 };
-
-interface Watched {
-  readonly violations: Array<string>;
-  readonly errors: Array<string>;
-}
-
-const watch = async (page: Page): Promise<Watched> => {
-  const watched: Watched = { violations: [], errors: [] };
-  await page.exposeFunction("reportViolation", (text: string) => watched.violations.push(text));
-  await page.addInitScript({
-    content: `document.addEventListener("securitypolicyviolation",
-      (e) => globalThis.reportViolation(e.violatedDirective + " blocked " + e.blockedURI));`,
-  });
-  page.on("console", (m) => {
-    if (/Content Security Policy/i.test(m.text())) watched.violations.push(m.text());
-  });
-  page.on("pageerror", (e) => watched.errors.push(String(e)));
-  return watched;
-};
 
 /** Photographs the page at both widths (full length), checking nothing scrolls sideways on the phone. */
 const photograph = async (page: Page, name: string) => {

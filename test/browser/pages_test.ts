@@ -5,32 +5,12 @@
  * Screenshots go to test-output/ (git-ignored). Slow: its own stage (`npm run test:browser`).
  */
 import assert from "node:assert/strict";
-import { chromium, type Page } from "playwright-core";
+import { chromium } from "playwright-core";
 import { createKey, createTestEnvironment } from "../support/environment.ts";
 import { startService } from "../support/service.ts";
+import { executablePath, watch } from "../support/browser_watch.ts";
 
-const executablePath = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
 const screenshots = new URL("../../test-output/", import.meta.url);
-
-interface Watched {
-  readonly violations: Array<string>;
-  readonly errors: Array<string>;
-}
-
-/** Collects CSP violations (the DOM event and Chromium's console report) and page errors. */
-const watch = async (page: Page): Promise<Watched> => {
-  const watched: Watched = { violations: [], errors: [] };
-  await page.exposeFunction("reportViolation", (text: string) => watched.violations.push(text));
-  await page.addInitScript({
-    content: `document.addEventListener("securitypolicyviolation",
-      (e) => globalThis.reportViolation(e.violatedDirective + " blocked " + e.blockedURI));`,
-  });
-  page.on("console", (m) => {
-    if (/Content Security Policy/i.test(m.text())) watched.violations.push(m.text());
-  });
-  page.on("pageerror", (e) => watched.errors.push(String(e)));
-  return watched;
-};
 
 Deno.test({
   name: "the HTML pages in headless Chromium",
