@@ -13,6 +13,7 @@ import {
   type TestEnvironment,
 } from "../support/environment.ts";
 import { testDatabaseUrl } from "../support/databases.ts";
+import { within } from "../support/within.ts";
 
 const limits = { RATE_LIMIT_FREE: "5", DAILY_QUOTA_FREE: "12", RATE_LIMIT_PAID: "50" };
 
@@ -30,16 +31,6 @@ const call = async (
   }
   const response = await fetch(url, { headers });
   return { status: response.status, headers: response.headers, body: await response.json() };
-};
-
-/** Polls until `check` holds, for at most `ms`; returns how long it took. */
-const within = async (ms: number, check: () => Promise<boolean>) => {
-  const started = performance.now();
-  while (performance.now() - started < ms) {
-    if (await check()) return performance.now() - started;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`not within ${ms} ms`);
 };
 
 Deno.test({

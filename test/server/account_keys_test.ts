@@ -19,18 +19,9 @@ import { rotateKey } from "@src/programs/accounts/rotate_key.ts";
 import { revokeKey } from "@src/programs/accounts/revoke_key.ts";
 import { listKeys } from "@src/programs/accounts/list_keys.ts";
 import { usageReport } from "@src/programs/accounts/usage_report.ts";
+import { within } from "../support/within.ts";
 
 const password = "a long enough password";
-
-/** Polls until `check` holds, for at most `ms`; returns how long it took. */
-const within = async (ms: number, check: () => Promise<boolean>) => {
-  const started = performance.now();
-  while (performance.now() - started < ms) {
-    if (await check()) return performance.now() - started;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`not within ${ms} ms`);
-};
 
 Deno.test({
   name: "account keys over HTTP",
