@@ -76,11 +76,17 @@ export const insufficientCredits = "Insufficient credits";
  * `submission`; the key's own info (`account`) needs none.
  */
 export const keyFamiliesOf = (family: Family, spend: Spend): ReadonlyArray<KeyFamily> =>
-  family === "ogmios"
-    ? (spend === "submission" ? ["jsonrpc", "submission"] : ["jsonrpc"])
-    : family === "account"
-    ? []
-    : [family];
+  family === "ogmios" && spend === "submission" ? submissionFamilies : familiesOf[family];
+
+// built once: this runs on every request
+const submissionFamilies: ReadonlyArray<KeyFamily> = ["jsonrpc", "submission"];
+const familiesOf: Readonly<Record<Family, ReadonlyArray<KeyFamily>>> = {
+  rest: ["rest"],
+  explorer: ["explorer"],
+  graphql: ["graphql"],
+  ogmios: ["jsonrpc"],
+  account: [],
+};
 
 const refusal = (d: LimitDecision, tier: string): string =>
   d.exceeded === "daily"
