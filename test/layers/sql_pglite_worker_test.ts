@@ -68,7 +68,9 @@ Deno.test({
           assert.equal((result.left.cause as { code?: string }).code, "57014");
         }
         assert.ok(elapsed >= 450 && elapsed < 3_000, `cancelled after ${elapsed.toFixed(0)} ms`);
-        assert.ok(stallMs < 100, `this thread was blocked for ${stallMs.toFixed(0)} ms`);
+        // on this thread the statement would stall the timer for its whole 500 ms; a shared machine's scheduling
+        // alone can delay a tick by tens of milliseconds
+        assert.ok(stallMs < 250, `this thread was blocked for ${stallMs.toFixed(0)} ms`);
         assert.equal(restarts.length, 1);
         // reopened: the data is there, and the time limit was the statement's own
         const rows = yield* sql<{ n: string; t: string }>`
