@@ -56,6 +56,12 @@ export interface AccessShape {
   ) => Grant | AccessDenied | undefined;
   /** Whether the key store's answer for `secret` is cached (known, or known to be unknown): no read needed. */
   readonly isCached: (secret: string | undefined, now: number) => boolean;
+  /**
+   * A granted JSON-RPC request over HTTP whose body says it is a submission: checks the key may submit and spends
+   * the hourly submission budget alone (the grant already spent the request's rate, quota and credit). A
+   * refusal is counted as refused instead of served.
+   */
+  readonly spendSubmission: (grant: Grant, network: Network) => Effect.Effect<void, AccessDenied>;
   /** Spends one unit of a key's rate without refusing anything: messages the service sends on a WebSocket. */
   readonly charge: (key: KeyRecord) => Effect.Effect<void>;
   /**
@@ -252,6 +258,25 @@ export const AccessLive: Layer.Layer<Access, never, KeyStore | RateLimiter | Usa
         return outcome instanceof AccessDenied ? yield* counted(outcome) : outcome;
       });
 
+    const spendSubmission: AccessShape["spendSubmission"] = ({ key }, network) =>
+      Effect.gen(function* () {
+        const lacks = permissionRefusal(key.permissions, network, submissionFamilies);
+        if (lacks !== undefined) return yield* counted(new AccessDenied({ status: 403, message: lacks }));
+        const limit = yield* limiter.consumeSubmission(key.id, key.tier).pipe(
+          Effect.tapError((e) =>
+            Effect.logWarning(`rate limiter unavailable, serving unlimited: ${e.message}`)
+          ),
+          Effect.option,
+          Effect.map(Option.getOrUndefined),
+        );
+        const now = yield* Clock.currentTimeMillis;
+        if (limit && !limit.allowed) {
+          usage.recordRefusedInstead(key.id, "ogmios", now);
+          return yield* counted(new AccessDenied({ status: 429, message: refusal(limit, key.tier), limit }));
+        }
+        usage.recordSubmission(key.id, now);
+      });
+
     const charge: AccessShape["charge"] = (key) =>
       limiter.consumeNow
         ? Effect.map(
@@ -302,6 +327,6 @@ export const AccessLive: Layer.Layer<Access, never, KeyStore | RateLimiter | Usa
     const isCached: AccessShape["isCached"] = (secret, now) =>
       !secret || !looksLikeApiKey(secret) || cached(secret, now) !== undefined;
 
-    return { authorize, authorizeNow, isCached, charge, watch };
+    return { authorize, authorizeNow, isCached, spendSubmission, charge, watch };
   }),
 );

@@ -45,6 +45,14 @@ export interface RateLimiterShape {
   ) => Effect.Effect<LimitDecision, RateLimiterUnavailable>;
   /** The same, synchronously at a given time, for limiters that need no I/O (the request fast path). */
   readonly consumeNow?: (keyId: number, tier: Tier, spend: Spend, now: number) => LimitDecision;
+  /**
+   * The hourly submission budget alone, for a request already granted (its rate and daily quota spent) that
+   * turns out to be a submission: JSON-RPC over HTTP learns it from the body.
+   */
+  readonly consumeSubmission: (
+    keyId: number,
+    tier: Tier,
+  ) => Effect.Effect<LimitDecision, RateLimiterUnavailable>;
 }
 
 export class RateLimiter extends Context.Tag("RateLimiter")<RateLimiter, RateLimiterShape>() {}
@@ -94,7 +102,20 @@ const decide = (limits: Limits, tier: Tier, spend: Spend, c: Counts): LimitDecis
   return { ...tighter, allowed: true };
 };
 
-/** One instance's budgets, in maps keyed by API key id. */
+/** The submission budget's decision alone, from the submissions already in the last hour. */
+const decideSubmission = (limits: Limits, tier: Tier, recent: number, resetMs: number): LimitDecision => {
+  const size = limits.submissionsPerHour[tier];
+  const figures = {
+    budget: "submissions" as const,
+    limit: size,
+    remaining: size > 0 ? Math.max(0, size - recent - 1) : unlimited,
+    resetMs: resetMs > 0 ? resetMs : hourMs,
+  };
+  return size > 0 && recent >= size
+    ? { ...figures, remaining: 0, allowed: false, exceeded: "submissions" }
+    : { ...figures, allowed: true };
+};
+
 /** What a restarted instance already knows of today: requests per key today, submission times in the last hour. */
 export interface MemoryLimiterHistory {
   readonly day: number;
@@ -143,10 +164,24 @@ export const makeMemoryRateLimiter = (limits: Limits, history?: MemoryLimiterHis
     if (spend === "submission" && decision.allowed) recent.push(now);
     return decision;
   };
+  const consumeSubmissionNow = (keyId: number, tier: Tier, now: number): LimitDecision => {
+    const recent = (submissions.get(keyId) ?? []).filter((t) => t > now - hourMs);
+    submissions.set(keyId, recent);
+    const decision = decideSubmission(
+      limits,
+      tier,
+      recent.length,
+      recent.length > 0 ? recent[0]! + hourMs - now : 0,
+    );
+    if (decision.allowed) recent.push(now);
+    return decision;
+  };
   return {
     consume: (keyId, tier, spend) =>
       Effect.map(Clock.currentTimeMillis, (now) => consumeNow(keyId, tier, spend, now)),
     consumeNow,
+    consumeSubmission: (keyId, tier) =>
+      Effect.map(Clock.currentTimeMillis, (now) => consumeSubmissionNow(keyId, tier, now)),
   };
 };
 
@@ -183,6 +218,24 @@ if ARGV[3] == '1' then
 end
 return {rate, graphql, daily, subs, oldest}`;
 
+/** The submission part of the spend script alone (`consumeSubmission`). */
+const submissionScript = `
+local now = tonumber(ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - 3600000)
+local subs = redis.call('ZCARD', KEYS[1])
+local limit = tonumber(ARGV[2])
+if limit == 0 or subs < limit then
+  redis.call('ZADD', KEYS[1], now, ARGV[3])
+  redis.call('PEXPIRE', KEYS[1], 3600000)
+end
+local oldest = 0
+local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+if first[2] then oldest = tonumber(first[2]) end
+return {subs, oldest}`;
+
+const redisFailure = (cause: unknown) =>
+  new RateLimiterUnavailable({ message: `Redis: ${cause instanceof Error ? cause.message : String(cause)}` });
+
 export const makeRedisRateLimiter = (redis: Redis, limits: Limits, prefix = "cds:rl"): RateLimiterShape => ({
   consume: (keyId, tier, spend) =>
     Effect.flatMap(Clock.currentTimeMillis, (now) =>
@@ -213,10 +266,23 @@ export const makeRedisRateLimiter = (redis: Redis, limits: Limits, prefix = "cds
             now,
           });
         },
-        catch: (cause) =>
-          new RateLimiterUnavailable({
-            message: `Redis: ${cause instanceof Error ? cause.message : String(cause)}`,
-          }),
+        catch: redisFailure,
+      })),
+  consumeSubmission: (keyId, tier) =>
+    Effect.flatMap(Clock.currentTimeMillis, (now) =>
+      Effect.tryPromise({
+        try: async () => {
+          const [subs, oldest] = (await redis.eval(
+            submissionScript,
+            1,
+            `${prefix}:${keyId}:sub`,
+            String(now),
+            String(limits.submissionsPerHour[tier]),
+            `${now}:${crypto.randomUUID()}`,
+          )) as [number, number];
+          return decideSubmission(limits, tier, subs, oldest > 0 ? oldest + hourMs - now : 0);
+        },
+        catch: redisFailure,
       })),
 });
 
@@ -273,39 +339,44 @@ export const makeResilientRateLimiter = (
 ): RateLimiterShape => {
   let degradedSince: number | undefined;
   let warnedAt = 0;
-  return {
-    consume: (keyId, tier, spend) =>
-      shared.consume(keyId, tier, spend).pipe(
-        Effect.tap(() =>
-          degradedSince === undefined ? Effect.void : Effect.suspend(() => {
-            const lasted = Date.now() - degradedSince!;
-            degradedSince = undefined;
-            return Effect.zipRight(
-              report(true),
-              Effect.logInfo(
-                `Redis answers again after ${Math.round(lasted / 1000)} s: limits are shared again`,
-              ),
-            );
-          })
-        ),
-        Effect.catchAll((e) =>
-          Effect.suspend(() => {
-            const now = Date.now();
-            degradedSince ??= now;
-            const warn = now - warnedAt >= degradedWarningMs;
-            if (warn) warnedAt = now;
-            return Effect.zipRight(
-              Effect.zipRight(
-                report(false, e.message),
-                warn
-                  ? Effect.logWarning(`${e.message}; limiting per instance in memory until Redis answers`)
-                  : Effect.void,
-              ),
-              local.consume(keyId, tier, spend),
-            );
-          })
-        ),
+  /** `spend` on Redis; on the instance's own budgets while Redis does not answer. */
+  const resilient = (
+    spend: (limiter: RateLimiterShape) => Effect.Effect<LimitDecision, RateLimiterUnavailable>,
+  ) =>
+    spend(shared).pipe(
+      Effect.tap(() =>
+        degradedSince === undefined ? Effect.void : Effect.suspend(() => {
+          const lasted = Date.now() - degradedSince!;
+          degradedSince = undefined;
+          return Effect.zipRight(
+            report(true),
+            Effect.logInfo(
+              `Redis answers again after ${Math.round(lasted / 1000)} s: limits are shared again`,
+            ),
+          );
+        })
       ),
+      Effect.catchAll((e) =>
+        Effect.suspend(() => {
+          const now = Date.now();
+          degradedSince ??= now;
+          const warn = now - warnedAt >= degradedWarningMs;
+          if (warn) warnedAt = now;
+          return Effect.zipRight(
+            Effect.zipRight(
+              report(false, e.message),
+              warn
+                ? Effect.logWarning(`${e.message}; limiting per instance in memory until Redis answers`)
+                : Effect.void,
+            ),
+            spend(local),
+          );
+        })
+      ),
+    );
+  return {
+    consume: (keyId, tier, spend) => resilient((limiter) => limiter.consume(keyId, tier, spend)),
+    consumeSubmission: (keyId, tier) => resilient((limiter) => limiter.consumeSubmission(keyId, tier)),
   };
 };
 

@@ -21,6 +21,8 @@ export interface UsageShape {
   readonly record: (keyId: number, family: Family, now: number) => void;
   /** Counts one request refused with 429. */
   readonly recordRefused: (keyId: number, family: Family, now: number) => void;
+  /** A request counted as served turned out refused with 429 (a submission known only from its body). */
+  readonly recordRefusedInstead: (keyId: number, family: Family, now: number) => void;
   readonly recordSubmission: (keyId: number, now: number) => void;
   /** The balance of a prepaid account as just read from the database (null = unlimited). */
   readonly observeCredits: (accountId: number, credits: number | null) => void;
@@ -64,11 +66,11 @@ export const makeUsage = (sql: SqlClient): UsageShape => {
   let submissions: Array<{ keyId: number; at: Date }> = [];
   let lastUsed = new Map<number, number>();
   const balances = new Map<number, Balance>();
-  const count = (keyId: number, family: Family, now: number, field: "served" | "refused") => {
+  const count = (keyId: number, family: Family, now: number, field: "served" | "refused", by = 1) => {
     const k = `${keyId}|${dayOf(now)}|${family}`;
     let entry = requests.get(k);
     if (!entry) requests.set(k, entry = { served: 0, refused: 0 });
-    entry[field]++;
+    entry[field] += by;
   };
   const left = (b: Balance) => b.stored - b.spent - b.flushing;
   const observe = (accountId: number, credits: number) => {
@@ -93,6 +95,12 @@ export const makeUsage = (sql: SqlClient): UsageShape => {
       lastUsed.set(keyId, now);
     },
     recordRefused: (keyId, family, now) => count(keyId, family, now, "refused"),
+    recordRefusedInstead: (keyId, family, now) => {
+      // a flush in between leaves the served one written: then this batch's served count goes below zero,
+      // which the upsert adds to the stored day (never below it: served was written first)
+      count(keyId, family, now, "served", -1);
+      count(keyId, family, now, "refused");
+    },
     recordSubmission: (keyId, now) => {
       submissions.push({ keyId, at: new Date(now) });
     },

@@ -1,13 +1,14 @@
 /**
  * JSON-RPC over HTTP (`POST /v1/ogmios`, `/v1/preprod/ogmios`): one request per body, as Ogmios' own HTTP
- * endpoint: 200 with the reply, 400 when the reply is an error. A `submitTransaction` also spends the key's hourly
- * submission budget (429 with a -32029 reply past it); a body over the size limit gets 413 with a -32600 reply
+ * endpoint: 200 with the reply, 400 when the reply is an error. The router granted the request (one unit of rate,
+ * quota and credit); a `submitTransaction` then spends the key's hourly submission budget alone (429 with a -32029
+ * reply past it, 403 when the key may not submit); a body over the size limit gets 413 with a -32600 reply
  * (the body is read under that limit, `request_body.ts`); a submission still waiting for room in a devnet's
  * mempool when its client disconnects is abandoned. Chain sync over HTTP starts a fresh session per request, as
  * Ogmios does (so `nextBlock` always gives the first block).
  */
 import { Effect } from "effect";
-import type { AccessShape } from "@layers/access.ts";
+import type { AccessShape, Grant } from "@layers/access.ts";
 import type { MethodServices } from "@src/jsonrpc/method.ts";
 import type { Network } from "@schemas/network.ts";
 import { makeChainSync } from "@src/jsonrpc/chain_sync.ts";
@@ -33,7 +34,7 @@ export const ogmiosHttp = (
   request: Request,
   network: Network,
   access: AccessShape,
-  secret: string | undefined,
+  grant: Grant,
   maxBodyBytes: number,
 ): Effect.Effect<Response, never, MethodServices> =>
   Effect.gen(function* () {
@@ -47,10 +48,9 @@ export const ogmiosHttp = (
       return reply(encodeReply(errorReply(parsed.method, parsed.id, parsed.failure)), 400);
     }
     if (parsed.method === "submitTransaction") {
-      const denied = yield* access.authorize(secret, "ogmios", "submission", network).pipe(
+      const denied = yield* access.spendSubmission(grant, network).pipe(
         Effect.as(undefined),
         Effect.catchTag("AccessDenied", (d) => Effect.succeed(d)),
-        Effect.catchTag("DatabaseUnavailable", () => Effect.succeed(undefined)),
       );
       if (denied) {
         const failure = denied.limit

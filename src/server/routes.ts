@@ -62,7 +62,7 @@ const ogmiosRoutes = (network: Network, base: string): Array<Route> => [
     method: "POST",
     path: base,
     access: { family: "ogmios", spend: "request", network },
-    run: (ctx) => ogmiosHttp(ctx.request, network, ctx.access, ctx.secret, ctx.config.maxBodyBytes),
+    run: (ctx) => ogmiosHttp(ctx.request, network, ctx.access, ctx.grant!, ctx.config.maxBodyBytes),
   },
   {
     method: "GET",

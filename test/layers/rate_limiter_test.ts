@@ -143,6 +143,39 @@ const scenarios = (
   });
 
   Deno.test({
+    name: `${name}: a submission known after its request was granted spends the submission budget alone`,
+    ignore,
+    fn: () =>
+      run((l) =>
+        Effect.gen(function* () {
+          // the request's rate is 5 a second: three granted requests, each then a submission
+          for (let i = 0; i < 3; i++) {
+            assert.equal((yield* l.consume(1, "FREE", "request")).allowed, true);
+            const submission = yield* l.consumeSubmission(1, "FREE");
+            assert.deepEqual([submission.allowed, submission.budget, submission.remaining], [
+              true,
+              "submissions",
+              2 - i,
+            ]);
+          }
+          // the submissions spent no rate: two requests are still left in this second
+          assert.equal((yield* l.consume(1, "FREE", "request")).remaining, 1);
+          const over = yield* l.consumeSubmission(1, "FREE");
+          assert.deepEqual([over.allowed, over.exceeded], [false, "submissions"]);
+          // one budget with whole submissions
+          assert.equal((yield* l.consume(1, "FREE", "submission")).exceeded, "submissions");
+          yield* TestClock.adjust("61 minutes");
+          assert.equal((yield* l.consumeSubmission(1, "FREE")).allowed, true);
+          const paid = yield* Effect.forEach(
+            Array.from({ length: 10 }),
+            () => l.consumeSubmission(2, "PAID"),
+          );
+          assert.ok(paid.every((d) => d.allowed));
+        })
+      ),
+  });
+
+  Deno.test({
     name: `${name}: two limiters over the same store share one budget`,
     ignore: ignore || name === "memory",
     fn: () =>
