@@ -107,9 +107,21 @@ export interface AccountStoreShape {
     secret: string,
     expiresAt: Date,
   ) => Effect.Effect<void, Fail>;
-  /** Uses a live token once (atomically): its account id, or none for unknown, used or expired ones. */
-  readonly useToken: (kind: TokenKind, secret: string) => Effect.Effect<Option.Option<number>, Fail>;
-  readonly confirmEmail: (accountId: number) => Effect.Effect<void, Fail>;
+  /** The account of a live token, without using it: none for unknown, used or expired ones. */
+  readonly tokenAccount: (
+    kind: TokenKind,
+    secret: string,
+  ) => Effect.Effect<Option.Option<{ readonly accountId: number; readonly email: string | null }>, Fail>;
+  /** Uses a live confirmation link once and confirms its account's address, in one transaction. */
+  readonly confirmWithToken: (secret: string) => Effect.Effect<Option.Option<number>, Fail>;
+  /**
+   * Uses a live reset link once and sets the new password (every session and other reset link ends, the address
+   * is confirmed: whoever holds the link reads its mail), in one transaction.
+   */
+  readonly resetWithToken: (
+    secret: string,
+    passwordHash: string,
+  ) => Effect.Effect<Option.Option<number>, Fail>;
 
   readonly keys: (accountId: number) => Effect.Effect<ReadonlyArray<KeyRecord>, Fail>;
   readonly key: (accountId: number, keyId: number) => Effect.Effect<Option.Option<KeyRecord>, Fail>;
@@ -124,8 +136,12 @@ export interface AccountStoreShape {
   ) => Effect.Effect<boolean, Fail>;
   readonly usage: (accountId: number, keyId?: number) => Effect.Effect<AccountUsage, Fail>;
 
+  /**
+   * The account's plan; undefined when no such account, else how many of its keys became FREE: a FREE plan has
+   * FREE keys, so a move to FREE gives its PAID keys (operator overrides included) the FREE limits.
+   */
+  readonly setPlan: (email: string, plan: Plan) => Effect.Effect<number | undefined, Fail>;
   /** Operator changes, by email; false when no such account. */
-  readonly setPlan: (email: string, plan: Plan) => Effect.Effect<boolean, Fail>;
   readonly setCredits: (email: string, credits: number | null) => Effect.Effect<boolean, Fail>;
   readonly setDisabled: (email: string, disabled: boolean) => Effect.Effect<boolean, Fail>;
   /** An account by name (the keys CLI's `--account`): its plan, to apply the key policy. */
@@ -205,6 +221,30 @@ export const makeAccountStore = (sql: SqlClient, prefix: string): AccountStoreSh
   const ownKey = (accountId: number, keyId: number) =>
     sql`id = ${keyId} and account_id = ${accountId} and status <> 'revoked'`;
   const bumpKeys = sql`update cds.key_generation set value = value + 1`;
+  /** Uses a live token once (atomically): its account id, or none for unknown, used or expired ones. */
+  const useToken = (kind: TokenKind, secret: string) =>
+    Effect.map(
+      sql<{ accountId: string }>`
+        update cds.account_token t set used_at = now()
+        from cds.account a
+        where t.secret_sha256 = ${hashSecret(secret)} and t.kind = ${kind} and t.used_at is null
+          and t.expires_at > now() and a.id = t.account_id and a.deleted_at is null
+        returning t.account_id::text as "accountId"`,
+      (rows) => Option.map(Option.fromNullable(rows[0]), (r) => Number(r.accountId)),
+    );
+  /** The new password's statements: every session but `keepSession`'s ends, and unused reset links die. */
+  const replacePassword = (accountId: number, passwordHash: string, keepSession?: string) =>
+    Effect.gen(function* () {
+      yield* sql`update cds.account set password_hash = ${passwordHash} where id = ${accountId}`;
+      yield* keepSession === undefined
+        ? sql`delete from cds.session where account_id = ${accountId}`
+        : sql`delete from cds.session where account_id = ${accountId}
+            and secret_sha256 <> ${hashSecret(keepSession)}`;
+      yield* sql`update cds.account_token set used_at = now()
+        where account_id = ${accountId} and kind = 'reset' and used_at is null`;
+    });
+  const confirmEmail = (accountId: number) =>
+    sql`update cds.account set email_confirmed_at = coalesce(email_confirmed_at, now()) where id = ${accountId}`;
 
   return {
     signUp: (input) =>
@@ -312,15 +352,9 @@ export const makeAccountStore = (sql: SqlClient, prefix: string): AccountStoreSh
       ),
 
     setPassword: (accountId, passwordHash, keepSession) =>
-      sql.withTransaction(Effect.gen(function* () {
-        yield* sql`update cds.account set password_hash = ${passwordHash} where id = ${accountId}`;
-        yield* keepSession === undefined
-          ? sql`delete from cds.session where account_id = ${accountId}`
-          : sql`delete from cds.session where account_id = ${accountId}
-              and secret_sha256 <> ${hashSecret(keepSession)}`;
-        yield* sql`update cds.account_token set used_at = now()
-          where account_id = ${accountId} and kind = 'reset' and used_at is null`;
-      })).pipe(Effect.mapError(unavailable)),
+      sql.withTransaction(replacePassword(accountId, passwordHash, keepSession)).pipe(
+        Effect.mapError(unavailable),
+      ),
     deleteAccount: (accountId) =>
       sql.withTransaction(Effect.gen(function* () {
         yield* sql`update cds.api_key set status = 'revoked', updated_at = now()
@@ -337,19 +371,33 @@ export const makeAccountStore = (sql: SqlClient, prefix: string): AccountStoreSh
         Effect.asVoid,
         Effect.mapError(unavailable),
       ),
-    useToken: (kind, secret) =>
+    tokenAccount: (kind, secret) =>
       Effect.map(
-        sql<{ accountId: string }>`
-          update cds.account_token t set used_at = now()
-          from cds.account a
+        sql<{ accountId: string; email: string | null }>`
+          select t.account_id::text as "accountId", a.email from cds.account_token t
+          join cds.account a on a.id = t.account_id
           where t.secret_sha256 = ${hashSecret(secret)} and t.kind = ${kind} and t.used_at is null
-            and t.expires_at > now() and a.id = t.account_id and a.deleted_at is null
-          returning t.account_id::text as "accountId"`,
-        (rows) => Option.map(Option.fromNullable(rows[0]), (r) => Number(r.accountId)),
+            and t.expires_at > now() and a.deleted_at is null`,
+        (rows) =>
+          Option.map(
+            Option.fromNullable(rows[0]),
+            (r) => ({ accountId: Number(r.accountId), email: r.email }),
+          ),
       ).pipe(Effect.mapError(unavailable)),
-    confirmEmail: (accountId) =>
-      sql`update cds.account set email_confirmed_at = coalesce(email_confirmed_at, now()) where id = ${accountId}`
-        .pipe(Effect.asVoid, Effect.mapError(unavailable)),
+    confirmWithToken: (secret) =>
+      sql.withTransaction(Effect.gen(function* () {
+        const accountId = yield* useToken("confirm", secret);
+        if (Option.isSome(accountId)) yield* confirmEmail(accountId.value);
+        return accountId;
+      })).pipe(Effect.mapError(unavailable)),
+    resetWithToken: (secret, passwordHash) =>
+      sql.withTransaction(Effect.gen(function* () {
+        const accountId = yield* useToken("reset", secret);
+        if (Option.isNone(accountId)) return accountId;
+        yield* replacePassword(accountId.value, passwordHash);
+        yield* confirmEmail(accountId.value);
+        return accountId;
+      })).pipe(Effect.mapError(unavailable)),
 
     keys: (accountId) =>
       keysWhere(sql.and([sql`k.account_id = ${accountId}`])).pipe(Effect.mapError(unavailable)),
@@ -409,10 +457,16 @@ export const makeAccountStore = (sql: SqlClient, prefix: string): AccountStoreSh
       }).pipe(Effect.mapError(unavailable)),
 
     setPlan: (email, plan) =>
-      Effect.map(
-        sql`update cds.account set plan = ${plan} where email = ${email} and deleted_at is null returning id`,
-        (rows) => rows.length > 0,
-      ).pipe(Effect.mapError(unavailable)),
+      sql.withTransaction(Effect.gen(function* () {
+        const [account] = yield* sql<{ id: string }>`update cds.account set plan = ${plan}
+          where email = ${email} and deleted_at is null returning id::text as id`;
+        if (!account) return undefined;
+        if (plan === "PAID") return 0;
+        // the key table's trigger tells running services, which apply the FREE limits within a second
+        const demoted = yield* sql`update cds.api_key set tier = 'FREE'
+          where account_id = ${account.id} and tier = 'PAID' and status <> 'revoked' returning id`;
+        return demoted.length;
+      })).pipe(Effect.mapError(unavailable)),
     setCredits: (email, credits) =>
       sql.withTransaction(Effect.gen(function* () {
         const rows = yield* sql`update cds.account set credits = ${credits}

@@ -85,18 +85,11 @@ const run = (sql: SqlClient, config: AppConfigShape, args: Array<string>) =>
         if (plan !== "FREE" && plan !== "PAID") {
           return fail(`plan must be free or paid, got ${JSON.stringify(rest[1] ?? "")}`);
         }
-        found(yield* store.setPlan(email, plan), email);
-        const account = Option.getOrThrow(yield* store.byEmail(email));
-        const paidKeys = (yield* store.keys(account.id)).filter((k) =>
-          k.tier === "PAID" && k.status !== "revoked"
-        );
+        const demoted = yield* store.setPlan(email, plan);
+        found(demoted !== undefined, email);
         return [
           `${email} is now on the ${plan} plan`,
-          ...(plan === "FREE" && paidKeys.length > 0
-            ? [
-              `note: its ${paidKeys.length} PAID key(s) keep working; deactivate or revoke them with npm run keys`,
-            ]
-            : []),
+          ...(demoted ? [`its ${demoted} PAID key(s) are FREE keys now, with the FREE limits`] : []),
         ].join("\n");
       }
       case "credits": {

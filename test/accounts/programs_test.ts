@@ -336,6 +336,8 @@ Deno.test({
         const token = new URL(link).searchParams.get("token")!;
         secrets.push(token, "a brand new password");
         assert.equal(outcome(await run(resetPassword(token, "short"))), "WeakPassword");
+        // the same rule as sign-up, and a refused password leaves the link working
+        assert.equal(outcome(await run(resetPassword(token, " Half@Example.com "))), "WeakPassword");
         await ok(resetPassword(token, "a brand new password"));
         assert.equal(outcome(await run(resetPassword(token, "a brand new password"))), "TokenInvalid");
         assert.ok(Option.isNone(await ok(sessionOf(session.session.secret))));

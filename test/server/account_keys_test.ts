@@ -212,6 +212,40 @@ Deno.test({
         for (let i = 0; i < 5; i++) assert.equal((await get("/v1/key", secret)).status, 200);
       });
 
+      await t.step("a JSON-RPC submission over HTTP is one request: one credit, counted once", async () => {
+        const store = makeAccountStore(db.sql, "cds");
+        await Effect.runPromise(store.setCredits("dev@example.com", 3));
+        const { id, secret } = await ok(createKey(account.id, { name: "submitter", tier: "PAID" }));
+        secrets.push(secret);
+        const submit = {
+          jsonrpc: "2.0",
+          method: "submitTransaction",
+          params: { transaction: { cbor: "84a300" } },
+        };
+        const submitted = await post("/v1/ogmios", secret, { ...submit, id: 1 });
+        assert.equal(submitted.body.method, "submitTransaction", JSON.stringify(submitted.body));
+        const statuses = [];
+        for (let i = 0; i < 3; i++) statuses.push((await get("/v1/key", secret)).status);
+        assert.deepEqual(statuses, [200, 200, 401], "the submission spent one credit of three");
+        await within(3000, async () => (await ok(usageReport(account.id, id))).keys[0]!.requestsToday === 3);
+        await Effect.runPromise(store.setCredits("dev@example.com", null));
+        await within(1000, async () => (await get("/v1/key", secret)).status === 200);
+      });
+
+      await t.step(
+        "an account moved to the FREE plan: its PAID keys answer as FREE within a second",
+        async () => {
+          const store = makeAccountStore(db.sql, "cds");
+          const { secret } = await ok(createKey(account.id, { name: "was paid", tier: "PAID" }));
+          secrets.push(secret);
+          assert.equal((await get("/v1/key", secret)).body.tier, "PAID");
+          assert.ok((await Effect.runPromise(store.setPlan("dev@example.com", "FREE")))! >= 1);
+          const ms = await within(1000, async () => (await get("/v1/key", secret)).body.tier === "FREE");
+          console.log(`FREE limits after ${Math.round(ms)} ms`);
+          await Effect.runPromise(store.setPlan("dev@example.com", "PAID"));
+        },
+      );
+
       await t.step("last use and 429s reach the account's keys and usage", async () => {
         const { id, secret } = await ok(createKey(account.id, { name: "busy", tier: "FREE" }));
         secrets.push(secret);

@@ -74,7 +74,7 @@ Deno.test({
         },
       );
 
-      await t.step("plan: PAID accounts may create PAID keys", async () => {
+      await t.step("plan: PAID accounts may create PAID keys; back on FREE, its keys are FREE", async () => {
         const plan = await accountsCli(env, "plan", "carol@example.com", "paid");
         assert.equal(plan.code, 0, plan.stderr);
         assert.equal(plan.stdout, "carol@example.com is now on the PAID plan");
@@ -90,7 +90,12 @@ Deno.test({
         );
         assert.equal(made.code, 0, made.stderr.join("\n"));
         const back = await accountsCli(env, "plan", "carol@example.com", "free");
-        assert.match(back.stdout, /FREE plan\nnote: its 2 PAID key\(s\) keep working/);
+        assert.equal(
+          back.stdout,
+          "carol@example.com is now on the FREE plan\nits 2 PAID key(s) are FREE keys now, with the FREE limits",
+        );
+        const tiers = (await ok(listKeys(account.id))).map((k) => `${k.name}: ${k.tier}`).sort();
+        assert.deepEqual(tiers, ["Default key: FREE", "forced: FREE", "paid: FREE"]);
         assert.equal((await accountsCli(env, "plan", "carol@example.com", "gold")).code, 2);
       });
 

@@ -8,8 +8,7 @@ export const confirmEmail = (token: string) =>
   Effect.gen(function* () {
     if (!looksLikeSecret(token)) return yield* Effect.fail(new TokenInvalid());
     const store = yield* AccountStore;
-    const accountId = yield* store.useToken("confirm", token);
+    const accountId = yield* store.confirmWithToken(token);
     if (Option.isNone(accountId)) return yield* Effect.fail(new TokenInvalid());
-    yield* store.confirmEmail(accountId.value);
     return { accountId: accountId.value };
   });
