@@ -64,9 +64,13 @@ Deno.test("scrub is linear: 100 kB adversarial lines take under 50 ms each", () 
   };
   scrub("warm up postgres://u:p@h/db cds_" + "A".repeat(32));
   for (const [name, line] of Object.entries(lines)) {
-    const started = performance.now();
-    scrub(line);
-    const ms = performance.now() - started;
+    // the best of three: a shared core can pause any one run; a quadratic pattern is slow every time
+    const runs = Array.from({ length: 3 }, () => {
+      const started = performance.now();
+      scrub(line);
+      return performance.now() - started;
+    });
+    const ms = Math.min(...runs);
     assert.ok(ms < 50, `${name}: ${ms.toFixed(1)} ms`);
   }
   // and the masking still holds inside such a line
