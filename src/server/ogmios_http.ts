@@ -17,6 +17,7 @@ import { encodeReply, isRefused, parseFrame } from "@src/jsonrpc/frame.ts";
 import { errorReply } from "@src/jsonrpc/failures.ts";
 import { AccessRefused, BodyTooLarge, RateLimited } from "@src/jsonrpc/protocol_errors.ts";
 import { readBody, tooLargeMessage } from "@src/http/request_body.ts";
+import { rateLimitHeaders, retryAfterSeconds } from "@src/http/rate_limit_headers.ts";
 
 /** Completes when the client disconnects before its answer (the request's signal aborts). */
 const clientGone = (signal: AbortSignal) =>
@@ -27,8 +28,8 @@ const clientGone = (signal: AbortSignal) =>
     return Effect.sync(() => signal.removeEventListener("abort", onAbort));
   });
 
-const reply = (text: string, status: number) =>
-  new Response(text, { status, headers: { "content-type": "application/json; charset=utf-8" } });
+const reply = (text: string, status: number, headers: Record<string, string> = {}) =>
+  new Response(text, { status, headers: { "content-type": "application/json; charset=utf-8", ...headers } });
 
 export const ogmiosHttp = (
   request: Request,
@@ -60,7 +61,11 @@ export const ogmiosHttp = (
             reason: denied.message,
           })
           : new AccessRefused({ status: denied.status, message: denied.message });
-        return reply(encodeReply(errorReply(parsed.method, parsed.id, failure)), denied.status);
+        // a spent submission budget is described by that budget, not by the request's rate the router granted
+        const limitHeaders: Record<string, string> = denied.limit
+          ? { ...rateLimitHeaders(denied.limit), "retry-after": retryAfterSeconds(denied.limit.resetMs) }
+          : {};
+        return reply(encodeReply(errorReply(parsed.method, parsed.id, failure)), denied.status, limitHeaders);
       }
     }
     const program = run(network, parsed, makeChainSync(network));

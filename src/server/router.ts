@@ -110,7 +110,10 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
   const authFailures = makeAuthFailures(config.authFailuresPer10s);
   const withLimitHeaders = (response: Response, grant: Grant) => {
     if (response.status === 101) return response; // a WebSocket upgrade's headers are fixed
-    for (const [k, v] of Object.entries(rateLimitHeaders(grant.limit))) response.headers.set(k, v);
+    // an answer refused by a later budget (a JSON-RPC submission's) already describes that budget
+    if (!response.headers.has("x-ratelimit-limit")) {
+      for (const [k, v] of Object.entries(rateLimitHeaders(grant.limit))) response.headers.set(k, v);
+    }
     keyedCaching(response.headers);
     return response;
   };

@@ -32,7 +32,7 @@ Deno.test({
         headers: { apikey: key },
         body: JSON.stringify(body),
       });
-      return { status: r.status, body: await r.json() };
+      return { status: r.status, body: await r.json(), headers: r.headers };
     };
     try {
       const paid = await createKey(env, "--tier", "paid", "--name", "node client");
@@ -216,6 +216,12 @@ Deno.test({
         const http = await post(free.key, { ...submit, id: 9 });
         assert.equal(http.status, 429);
         assert.deepEqual([http.body.error.code, http.body.id], [-32029, 9]);
+        // the headers describe the hourly submission budget that refused it, not the per-second rate
+        assert.deepEqual(
+          [http.headers.get("x-ratelimit-limit"), http.headers.get("x-ratelimit-remaining")],
+          [env.SUBMISSIONS_PER_HOUR_FREE, "0"],
+        );
+        assert.ok(Number(http.headers.get("retry-after")) > 3_000, http.headers.get("retry-after") ?? "none");
       });
 
       await t.step("an unreachable upstream gives Ogmios' connection error", async () => {
