@@ -27,6 +27,8 @@ export interface Grant {
    * this is only a last resort: served, and logged).
    */
   readonly limit: LimitDecision | undefined;
+  /** When it was granted (milliseconds): the day its request was counted in. */
+  readonly at: number;
 }
 
 export class AccessDenied extends Data.TaggedError("AccessDenied")<{
@@ -228,7 +230,7 @@ export const AccessLive: Layer.Layer<Access, never, KeyStore | RateLimiter | Usa
       }
       usage.record(key.id, family, now);
       if (spend === "submission") usage.recordSubmission(key.id, now);
-      return { key, limit } satisfies Grant;
+      return { key, limit, at: now } satisfies Grant;
     };
 
     const authorizeNow: AccessShape["authorizeNow"] = (secret, family, spend, now, network) => {
@@ -258,7 +260,7 @@ export const AccessLive: Layer.Layer<Access, never, KeyStore | RateLimiter | Usa
         return outcome instanceof AccessDenied ? yield* counted(outcome) : outcome;
       });
 
-    const spendSubmission: AccessShape["spendSubmission"] = ({ key }, network) =>
+    const spendSubmission: AccessShape["spendSubmission"] = ({ key, at }, network) =>
       Effect.gen(function* () {
         const lacks = permissionRefusal(key.permissions, network, submissionFamilies);
         if (lacks !== undefined) return yield* counted(new AccessDenied({ status: 403, message: lacks }));
@@ -271,7 +273,7 @@ export const AccessLive: Layer.Layer<Access, never, KeyStore | RateLimiter | Usa
         );
         const now = yield* Clock.currentTimeMillis;
         if (limit && !limit.allowed) {
-          usage.recordRefusedInstead(key.id, "ogmios", now);
+          usage.recordRefusedInstead(key.id, "ogmios", at, now);
           return yield* counted(new AccessDenied({ status: 429, message: refusal(limit, key.tier), limit }));
         }
         usage.recordSubmission(key.id, now);

@@ -21,8 +21,11 @@ export interface UsageShape {
   readonly record: (keyId: number, family: Family, now: number) => void;
   /** Counts one request refused with 429. */
   readonly recordRefused: (keyId: number, family: Family, now: number) => void;
-  /** A request counted as served turned out refused with 429 (a submission known only from its body). */
-  readonly recordRefusedInstead: (keyId: number, family: Family, now: number) => void;
+  /**
+   * A request counted as served at `servedAt` turned out refused with 429 at `now` (a submission known only
+   * from its body).
+   */
+  readonly recordRefusedInstead: (keyId: number, family: Family, servedAt: number, now: number) => void;
   readonly recordSubmission: (keyId: number, now: number) => void;
   /** The balance of a prepaid account as just read from the database (null = unlimited). */
   readonly observeCredits: (accountId: number, credits: number | null) => void;
@@ -95,10 +98,10 @@ export const makeUsage = (sql: SqlClient): UsageShape => {
       lastUsed.set(keyId, now);
     },
     recordRefused: (keyId, family, now) => count(keyId, family, now, "refused"),
-    recordRefusedInstead: (keyId, family, now) => {
-      // a flush in between leaves the served one written: then this batch's served count goes below zero,
-      // which the upsert adds to the stored day (never below it: served was written first)
-      count(keyId, family, now, "served", -1);
+    recordRefusedInstead: (keyId, family, servedAt, now) => {
+      // a flush in between leaves the served one written: then this batch's served count for its day goes
+      // below zero, which the upsert adds to the stored day (never below it: served was written first)
+      count(keyId, family, servedAt, "served", -1);
       count(keyId, family, now, "refused");
     },
     recordSubmission: (keyId, now) => {

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { createInteractionContext, createTransactionSubmissionClient } from "@cardano-ogmios/client";
 import { startService } from "../support/service.ts";
-import { createKey, createTestEnvironment } from "../support/environment.ts";
+import { createKey, createTestEnvironment, keysCli } from "../support/environment.ts";
 import { connect } from "../support/ogmios_ws.ts";
 import { startFakeOgmios, vector } from "../support/ogmios_upstream.ts";
 import { assertMatchesOgmiosSchema } from "../support/ogmios_schema.ts";
@@ -213,8 +213,17 @@ Deno.test({
         c.send({ jsonrpc: "2.0", method: "queryNetwork/tip", id: "still" });
         assert.equal((await c.next()).id, "still", "queries go on");
         c.close();
+        /** The key's JSON-RPC requests counted today, once the usage of the last second is written. */
+        const served = async () => {
+          await new Promise((resolve) => setTimeout(resolve, 1_500));
+          const usage = await keysCli(env, "usage", String(free.id));
+          const line = usage.stdout.find((l) => /\sogmios\s+\d+$/.test(l));
+          return Number(line?.trim().split(/\s+/).at(-1) ?? 0);
+        };
+        const servedBefore = await served();
         const http = await post(free.key, { ...submit, id: 9 });
         assert.equal(http.status, 429);
+        assert.equal(await served(), servedBefore, "a refused submission is counted as refused, not served");
         assert.deepEqual([http.body.error.code, http.body.id], [-32029, 9]);
         // the headers describe the hourly submission budget that refused it, not the per-second rate
         assert.deepEqual(
