@@ -127,126 +127,143 @@ const writeCollateralOutput = (
     });
   });
 
-/** Writes one transaction's rows; returns its id. */
-export const writeTransaction = (
+/** Where a transaction goes: its block's row, its place in the block, and the block's epoch and slot. */
+export interface TxPlace {
+  readonly id: number;
+  readonly index: number;
+  readonly epoch: number;
+  readonly slot: number;
+}
+
+const plutusScriptsOf = (witnesses: CML.TransactionWitnessSet) => [
+  ...listOf(witnesses.plutus_v1_scripts()).map((s) => CML.Script.new_plutus_v1(s)),
+  ...listOf(witnesses.plutus_v2_scripts()).map((s) => CML.Script.new_plutus_v2(s)),
+  ...listOf(witnesses.plutus_v3_scripts()).map((s) => CML.Script.new_plutus_v3(s)),
+];
+
+/** The tx row; what differs between a valid transaction and a failed script one is passed in. */
+const writeTxRow = (
+  w: RowWriter,
+  txId: number,
+  accepted: AcceptedTx,
+  block: TxPlace,
+  sums: { outSum: bigint; fee: bigint; deposit: bigint; donation: bigint; valid: boolean },
+) => {
+  const body = accepted.tx.body();
+  const scriptSize = plutusScriptsOf(accepted.tx.witness_set())
+    .reduce((s, x) => s + plutusScriptBytes(x)!.length, 0);
+  return w.insert("tx", {
+    id: txId,
+    hash: w.bytea(accepted.id),
+    block_id: block.id,
+    block_index: block.index,
+    out_sum: text(sums.outSum),
+    fee: text(sums.fee),
+    deposit: text(sums.deposit),
+    size: accepted.size,
+    invalid_before: body.validity_interval_start() === undefined
+      ? null
+      : text(body.validity_interval_start()!),
+    invalid_hereafter: body.ttl() === undefined ? null : text(body.ttl()!),
+    valid_contract: sums.valid,
+    script_size: scriptSize,
+    treasury_donation: text(sums.donation),
+  });
+};
+
+/** A tx_in (with its redeemer), collateral_tx_in or reference_tx_in row. */
+const writeSpend = (
+  w: RowWriter,
+  lookups: Lookups,
+  txId: number,
+  input: CML.TransactionInput,
+  redeemerId: number | null,
+  table: "tx_in" | "collateral_tx_in" | "reference_tx_in" = "tx_in",
+) =>
+  Effect.gen(function* () {
+    const row: Record<string, RowValue> = {
+      tx_in_id: txId,
+      tx_out_id: yield* lookups.txId(input.transaction_id().to_hex()),
+      tx_out_index: Number(input.index()),
+    };
+    if (table === "tx_in") row.redeemer_id = redeemerId;
+    yield* w.add(table, row);
+  });
+
+/** db-sync keeps a failed script transaction's collateral only: consumed as tx_in, the return as tx_out. */
+const writeFailedScriptTx = (
+  w: RowWriter,
+  lookups: Lookups,
+  txId: number,
+  accepted: AcceptedTx,
+  block: TxPlace,
+) =>
+  Effect.gen(function* () {
+    const body = accepted.tx.body();
+    const collateral = listOf(body.collateral_inputs());
+    const collateralReturn = body.collateral_return();
+    const outputCount = listOf(body.outputs()).length;
+    let collateralIn = 0n;
+    for (const c of collateral) collateralIn += accepted.resolved.get(inputKey(c))!.amount().coin();
+    const back = collateralReturn?.amount().coin() ?? 0n;
+    const taken = body.total_collateral() ?? collateralIn - back;
+    yield* writeTxRow(w, txId, accepted, block, {
+      outSum: back,
+      fee: taken,
+      deposit: 0n,
+      donation: 0n,
+      valid: false,
+    });
+    for (const c of collateral) yield* writeSpend(w, lookups, txId, c, null);
+    for (const c of collateral) yield* writeSpend(w, lookups, txId, c, null, "collateral_tx_in");
+    if (collateralReturn) {
+      yield* writeOutput(w, lookups, txId, outputCount, collateralReturn);
+      yield* writeCollateralOutput(w, lookups, txId, outputCount, collateralReturn);
+    }
+    return { txId, fee: taken, outSum: back };
+  });
+
+/** The script a redeemer runs, by its purpose and index (null for key-locked items). */
+const redeemedScript = (accepted: AcceptedTx) => {
+  const body = accepted.tx.body();
+  const sortedInputs = inLedgerOrder(listOf(body.inputs()));
+  const policies = listOf(body.mint()?.keys()).map((h) => h.to_hex()).sort();
+  const withdrawalAccounts = accountsInLedgerOrder(listOf(body.withdrawals()?.keys()));
+  const certs = listOf(body.certs());
+  const voters = votesOf(body);
+  const proposals = proposalsOf(body);
+  return (purpose: string, index: number): string | null => {
+    if (purpose === "mint") return policies[index] ?? null;
+    if (purpose === "vote") {
+      const voter = voters[index]?.voter;
+      return voter?.role !== "SPO" && voter?.cred.script ? voter.cred.hash : null;
+    }
+    if (purpose === "propose") return proposals[index]?.policy ?? null;
+    const cred = purpose === "spend"
+      ? accepted.resolved.get(inputKey(sortedInputs[index]!))?.address().payment_cred()
+      : purpose === "withdraw"
+      ? withdrawalAccounts[index]?.payment()
+      : purpose === "publish" && certs[index]
+      ? certificateCredential(certs[index]!) ?? governanceCertificateCredential(certs[index]!)
+      : undefined;
+    return cred?.as_script()?.to_hex() ?? null;
+  };
+};
+
+/** The redeemer rows (fee from the execution prices); gives the redeemer id of a purpose and index. */
+const writeRedeemers = (
   w: RowWriter,
   lookups: Lookups,
   params: LedgerParams,
-  blockTx: BlockTx,
-  block: { id: number; index: number; epoch: number; slot: number },
+  txId: number,
+  accepted: AcceptedTx,
 ) =>
   Effect.gen(function* () {
-    const { accepted, scriptsValid } = blockTx;
-    const body = accepted.tx.body();
-    const witnesses = accepted.tx.witness_set();
-    const inputs = listOf(body.inputs());
-    const outputs = listOf(body.outputs());
-    const collateral = listOf(body.collateral_inputs());
-    const collateralReturn = body.collateral_return();
-    const txId = yield* w.id("tx");
-    lookups.rememberTx(accepted.id, txId);
-    const plutusScripts = [
-      ...listOf(witnesses.plutus_v1_scripts()).map((s) => CML.Script.new_plutus_v1(s)),
-      ...listOf(witnesses.plutus_v2_scripts()).map((s) => CML.Script.new_plutus_v2(s)),
-      ...listOf(witnesses.plutus_v3_scripts()).map((s) => CML.Script.new_plutus_v3(s)),
-    ];
-    const scriptSize = plutusScripts.reduce((s, x) => s + plutusScriptBytes(x)!.length, 0);
-    const spend = (input: CML.TransactionInput, redeemerId: number | null, table = "tx_in") =>
-      Effect.gen(function* () {
-        const row: Record<string, RowValue> = {
-          tx_in_id: txId,
-          tx_out_id: yield* lookups.txId(input.transaction_id().to_hex()),
-          tx_out_index: Number(input.index()),
-        };
-        if (table === "tx_in") row.redeemer_id = redeemerId;
-        yield* w.add(table, row);
-      });
-
-    if (!scriptsValid) {
-      // db-sync keeps a failed script transaction's collateral only: consumed as tx_in, the return as tx_out
-      let collateralIn = 0n;
-      for (const c of collateral) collateralIn += accepted.resolved.get(inputKey(c))!.amount().coin();
-      const back = collateralReturn?.amount().coin() ?? 0n;
-      const taken = body.total_collateral() ?? collateralIn - back;
-      yield* w.insert("tx", {
-        id: txId,
-        hash: w.bytea(accepted.id),
-        block_id: block.id,
-        block_index: block.index,
-        out_sum: text(back),
-        fee: text(taken),
-        deposit: "0",
-        size: accepted.size,
-        invalid_before: body.validity_interval_start() === undefined
-          ? null
-          : text(body.validity_interval_start()!),
-        invalid_hereafter: body.ttl() === undefined ? null : text(body.ttl()!),
-        valid_contract: false,
-        script_size: scriptSize,
-        treasury_donation: "0",
-      });
-      for (const c of collateral) yield* spend(c, null);
-      for (const c of collateral) yield* spend(c, null, "collateral_tx_in");
-      if (collateralReturn) {
-        yield* writeOutput(w, lookups, txId, outputs.length, collateralReturn);
-        yield* writeCollateralOutput(w, lookups, txId, outputs.length, collateralReturn);
-      }
-      return { txId, fee: taken, outSum: back };
-    }
-
-    const outSum = outputs.reduce((s, o) => s + o.amount().coin(), 0n);
-    yield* w.insert("tx", {
-      id: txId,
-      hash: w.bytea(accepted.id),
-      block_id: block.id,
-      block_index: block.index,
-      out_sum: text(outSum),
-      fee: text(accepted.fee),
-      deposit: text(accepted.deposit),
-      size: accepted.size,
-      invalid_before: body.validity_interval_start() === undefined
-        ? null
-        : text(body.validity_interval_start()!),
-      invalid_hereafter: body.ttl() === undefined ? null : text(body.ttl()!),
-      valid_contract: true,
-      script_size: scriptSize,
-      treasury_donation: text(body.donation() ?? 0n),
-    });
-
-    // witness scripts and datums first: outputs and redeemers refer to them
-    for (const s of listOf(witnesses.native_scripts())) yield* lookups.script(CML.Script.new_native(s), txId);
-    for (const s of plutusScripts) yield* lookups.script(s, txId);
-    for (const d of listOf(witnesses.plutus_datums())) yield* lookups.datum(d, txId);
-
-    // redeemers, keyed by pointer
-    const sortedInputs = inLedgerOrder(inputs);
-    const policies = listOf(body.mint()?.keys()).map((h) => h.to_hex()).sort();
-    const withdrawalAccounts = accountsInLedgerOrder(listOf(body.withdrawals()?.keys()));
-    const certs = listOf(body.certs());
-    const voters = votesOf(body);
-    const proposals = proposalsOf(body);
-    const scriptOf = (purpose: string, index: number): string | null => {
-      const cred = purpose === "spend"
-        ? accepted.resolved.get(inputKey(sortedInputs[index]!))?.address().payment_cred()
-        : purpose === "withdraw"
-        ? withdrawalAccounts[index]?.payment()
-        : purpose === "publish"
-        ? (certs[index]
-          ? certificateCredential(certs[index]!) ?? governanceCertificateCredential(certs[index]!)
-          : undefined)
-        : undefined;
-      if (purpose === "mint") return policies[index] ?? null;
-      if (purpose === "vote") {
-        const voter = voters[index]?.voter;
-        return voter?.role !== "SPO" && voter?.cred.script ? voter.cred.hash : null;
-      }
-      if (purpose === "propose") return proposals[index]?.policy ?? null;
-      return cred?.as_script()?.to_hex() ?? null;
-    };
+    const scriptOf = redeemedScript(accepted);
     const [memN, memD] = [params.prices.mem_price().numerator(), params.prices.mem_price().denominator()];
     const [stepN, stepD] = [params.prices.step_price().numerator(), params.prices.step_price().denominator()];
     const redeemerIds = new Map<string, number>();
-    for (const r of redeemerEntries(witnesses.redeemers())) {
+    for (const r of redeemerEntries(accepted.tx.witness_set().redeemers())) {
       const fee = (r.mem * memN * stepD + r.steps * stepN * memD + memD * stepD - 1n) / (memD * stepD);
       const script = scriptOf(r.purpose, r.index);
       redeemerIds.set(
@@ -263,22 +280,11 @@ export const writeTransaction = (
         }),
       );
     }
-    const redeemerFor = (purpose: string, index: number) => redeemerIds.get(`${purpose}:${index}`) ?? null;
+    return (purpose: string, index: number) => redeemerIds.get(`${purpose}:${index}`) ?? null;
+  });
 
-    for (const input of inputs) {
-      yield* spend(
-        input,
-        redeemerFor("spend", sortedInputs.findIndex((i) => inputKey(i) === inputKey(input))),
-      );
-    }
-    for (const c of collateral) yield* spend(c, null, "collateral_tx_in");
-    for (const r of listOf(body.reference_inputs())) yield* spend(r, null, "reference_tx_in");
-    for (let index = 0; index < outputs.length; index++) {
-      yield* writeOutput(w, lookups, txId, index, outputs[index]!);
-    }
-    if (collateralReturn) yield* writeCollateralOutput(w, lookups, txId, outputs.length, collateralReturn);
-
-    const mint = body.mint();
+const writeMints = (w: RowWriter, lookups: Lookups, txId: number, mint: CML.Mint | undefined) =>
+  Effect.gen(function* () {
     for (const policy of listOf(mint?.keys())) {
       const assets = mint!.get_assets(policy)!;
       for (const name of listOf(assets.keys())) {
@@ -289,7 +295,75 @@ export const writeTransaction = (
         });
       }
     }
-    withdrawalAccounts.forEach(() => {});
+  });
+
+const writeMetadata = (w: RowWriter, txId: number, metadata: CML.Metadata | undefined) =>
+  Effect.gen(function* () {
+    for (const label of listOf(metadata?.labels())) {
+      const value = metadata!.get(label)!;
+      yield* w.add("tx_metadata", {
+        key: text(label),
+        json: metadataJson(value),
+        bytes: w.bytea(value.to_cbor_bytes()),
+        tx_id: txId,
+      });
+    }
+  });
+
+/** Writes one transaction's rows; returns its id, fee and output sum. */
+export const writeTransaction = (
+  w: RowWriter,
+  lookups: Lookups,
+  params: LedgerParams,
+  blockTx: BlockTx,
+  block: TxPlace,
+) =>
+  Effect.gen(function* () {
+    const { accepted, scriptsValid } = blockTx;
+    const txId = yield* w.id("tx");
+    lookups.rememberTx(accepted.id, txId);
+    if (!scriptsValid) return yield* writeFailedScriptTx(w, lookups, txId, accepted, block);
+
+    const body = accepted.tx.body();
+    const witnesses = accepted.tx.witness_set();
+    const inputs = listOf(body.inputs());
+    const outputs = listOf(body.outputs());
+    const outSum = outputs.reduce((s, o) => s + o.amount().coin(), 0n);
+    yield* writeTxRow(w, txId, accepted, block, {
+      outSum,
+      fee: accepted.fee,
+      deposit: accepted.deposit,
+      donation: body.donation() ?? 0n,
+      valid: true,
+    });
+
+    // witness scripts and datums first: outputs and redeemers refer to them
+    for (const s of listOf(witnesses.native_scripts())) yield* lookups.script(CML.Script.new_native(s), txId);
+    for (const s of plutusScriptsOf(witnesses)) yield* lookups.script(s, txId);
+    for (const d of listOf(witnesses.plutus_datums())) yield* lookups.datum(d, txId);
+    const redeemerFor = yield* writeRedeemers(w, lookups, params, txId, accepted);
+
+    const sortedInputs = inLedgerOrder(inputs);
+    for (const input of inputs) {
+      const index = sortedInputs.findIndex((i) => inputKey(i) === inputKey(input));
+      yield* writeSpend(w, lookups, txId, input, redeemerFor("spend", index));
+    }
+    for (const c of listOf(body.collateral_inputs())) {
+      yield* writeSpend(w, lookups, txId, c, null, "collateral_tx_in");
+    }
+    for (const r of listOf(body.reference_inputs())) {
+      yield* writeSpend(w, lookups, txId, r, null, "reference_tx_in");
+    }
+    for (let index = 0; index < outputs.length; index++) {
+      yield* writeOutput(w, lookups, txId, index, outputs[index]!);
+    }
+    const collateralReturn = body.collateral_return();
+    if (collateralReturn) {
+      yield* writeCollateralOutput(w, lookups, txId, outputs.length, collateralReturn);
+    }
+
+    yield* writeMints(w, lookups, txId, body.mint());
+    const withdrawalAccounts = accountsInLedgerOrder(listOf(body.withdrawals()?.keys()));
     for (let index = 0; index < withdrawalAccounts.length; index++) {
       const account = withdrawalAccounts[index]!;
       yield* w.add("withdrawal", {
@@ -299,6 +373,7 @@ export const writeTransaction = (
         tx_id: txId,
       });
     }
+    const certs = listOf(body.certs());
     for (let index = 0; index < certs.length; index++) {
       yield* writeCertificate(w, lookups, params, certs[index]!, {
         txId,
@@ -309,16 +384,7 @@ export const writeTransaction = (
         blockId: block.id,
       });
     }
-    const metadata = accepted.tx.auxiliary_data()?.metadata();
-    for (const label of listOf(metadata?.labels())) {
-      const value = metadata!.get(label)!;
-      yield* w.add("tx_metadata", {
-        key: text(label),
-        json: metadataJson(value),
-        bytes: w.bytea(value.to_cbor_bytes()),
-        tx_id: txId,
-      });
-    }
+    yield* writeMetadata(w, txId, accepted.tx.auxiliary_data()?.metadata());
     for (const signer of listOf(body.required_signers())) {
       yield* w.add("extra_key_witness", { hash: w.bytea(signer.to_hex()), tx_id: txId });
     }
