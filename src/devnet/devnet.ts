@@ -28,16 +28,18 @@ import { demoNetworks } from "@src/demo_chain/network_params.ts";
 import { makeChainTime } from "@src/domain/chain_time.ts";
 import { slotLengthMs } from "@src/domain/network_constants.ts";
 import { readEpochAnchor } from "@src/queries/epoch_anchor.ts";
-import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
 import { makeAdmissionQueue } from "./mempool/admission_queue.ts";
 import { addMeasures, blockCapacity, measureTx, mempoolCapacity, within } from "./blocks/block_capacity.ts";
 import { writeBlockIsolating } from "./blocks/block_isolation.ts";
 import type { BlockTx, WrittenBlock } from "./blocks/block_writer.ts";
-import { listOf, type OgmiosUtxoEntry, outputFromOgmios, refKey } from "./decoding/cml_conversions.ts";
+import { listOf, type OgmiosUtxoEntry } from "./decoding/cml_conversions.ts";
 import { unstorableText } from "./rows/dbsync_text.ts";
-import { type DecodedTransaction, decodeTransaction } from "./decoding/decode_tx.ts";
+import type { DecodedTransaction } from "./decoding/decode_tx.ts";
 import * as E from "./errors.ts";
-import { evaluateScripts, type RedeemerBudget, type SlotConfig } from "./rules/phase2.ts";
+import type { RedeemerBudget, SlotConfig } from "./rules/phase2.ts";
+import { evaluateTransaction } from "./rules/evaluate_tx.ts";
+import { scriptsOutcome } from "./rules/scripts_outcome.ts";
+import { expiredBefore } from "./mempool/expiry.ts";
 import { fundWallets } from "./wallets/faucet.ts";
 import { decodeForSubmission } from "./decoding/ledger_decodable.ts";
 import { type LedgerParams, type LedgerView, makeLedgerView, readLedgerParams } from "./rules/ledger_view.ts";
@@ -45,7 +47,6 @@ import { Mempool } from "./mempool/mempool.ts";
 import { validatePhase1 } from "./rules/phase1.ts";
 import { referenceScriptsSize } from "./rules/reference_scripts.ts";
 import { txLimitsFailure } from "./mempool/tx_limits.ts";
-import { redeemerEntries } from "./decoding/tx_parts.ts";
 import { deriveWallets, type DevnetWallet, loadOrCreateSeed } from "./wallets/wallets.ts";
 
 export interface DevnetConfig {
@@ -142,33 +143,9 @@ export const makeDevnet = (sql: SqlClient, config: DevnetConfig): Effect.Effect<
         const checked = yield* validatePhase1(decoded, ledger);
         if (Either.isLeft(checked)) return yield* reject(checked.left);
         const accepted = checked.right;
-        let scriptsValid = true;
-        if (accepted.runsPlutus) {
-          const declared = redeemerEntries(accepted.tx.witness_set().redeemers());
-          const evaluated = evaluateScripts(accepted.tx, accepted.resolved, yield* Ref.get(params), slots);
-          const overBudget = Either.isRight(evaluated)
-            ? evaluated.right.find((r) => {
-              const d = declared.find((x) =>
-                x.purpose === r.validator.purpose && x.index === r.validator.index
-              );
-              return !d || d.mem < r.budget.memory || d.steps < r.budget.cpu;
-            })
-            : undefined;
-          scriptsValid = Either.isRight(evaluated) && overBudget === undefined;
-          if (scriptsValid !== accepted.tx.is_valid()) {
-            const reason = Either.isLeft(evaluated)
-              ? JSON.stringify(
-                (evaluated.left.data as ReadonlyArray<E.ValidatorFailure>)[0]?.error.data ?? {},
-              )
-              : overBudget
-              ? `the ${overBudget.validator.purpose} script at index ${overBudget.validator.index} needs more ` +
-                "execution units than the redeemer declares"
-              : "every script succeeds, yet the transaction is marked invalid";
-            return yield* reject(
-              E.spendsMismatch(accepted.tx.is_valid() ? "inputs" : "collaterals", reason),
-            );
-          }
-        }
+        const scripts = scriptsOutcome(accepted, yield* Ref.get(params), slots);
+        if (Either.isLeft(scripts)) return yield* reject(scripts.left);
+        const scriptsValid = scripts.right;
         mempool.add({ accepted, scriptsValid });
         return { transaction: { id: accepted.id } };
       });
@@ -226,83 +203,17 @@ export const makeDevnet = (sql: SqlClient, config: DevnetConfig): Effect.Effect<
       );
 
     const evaluate = (cborHex: string, additionalUtxo: ReadonlyArray<OgmiosUtxoEntry> = []) =>
-      Effect.gen(function* () {
-        const decoded = decodeTransaction(cborHex);
-        if (Either.isLeft(decoded)) return yield* reject(decoded.left);
-        const { tx } = decoded.right;
-        const body = tx.body();
-        const refs = [body.inputs(), body.collateral_inputs(), body.reference_inputs()].flatMap((list) =>
-          list ? Array.from({ length: list.len() }, (_, i) => list.get(i)) : []
-        );
-        const resolved = yield* (yield* view).resolve(refs);
-        const additional = new Map<string, CML.TransactionOutput>();
-        const additionalInputs: Array<CML.TransactionInput> = [];
-        for (const entry of additionalUtxo) {
-          const parsed = Either.try(() => ({
-            input: CML.TransactionInput.new(
-              CML.TransactionHash.from_hex(entry.transaction.id),
-              BigInt(entry.index),
-            ),
-            output: outputFromOgmios(entry),
-          }));
-          if (Either.isLeft(parsed)) {
-            return yield* reject(E.cannotCreateEvaluationContext(
-              `additional UTxO entry ${
-                JSON.stringify(entry.transaction?.id)
-              }#${entry.index} is not a valid ` +
-                `output: ${String(parsed.left)}`,
-            ));
-          }
-          additional.set(refKey(entry.transaction.id, entry.index), parsed.right.output);
-          additionalInputs.push(parsed.right.input);
-        }
-        const onLedger = yield* (yield* view).resolve(additionalInputs);
-        const extra = [...additional.keys()].filter((k) => onLedger.has(k));
-        if (extra.length > 0) {
-          return yield* reject(E.overlappingAdditionalUtxo(extra.map((k) => {
-            const [id, index] = k.split("#");
-            return { transaction: { id: id! }, index: Number(index) };
-          })));
-        }
-        for (const [k, o] of additional) resolved.set(k, o);
-        const unknown = refs.filter((r) => !resolved.has(refKey(r.transaction_id().to_hex(), r.index())));
-        const first = redeemerEntries(tx.witness_set().redeemers())[0];
-        if (unknown.length > 0) {
-          return yield* reject(E.scriptExecutionFailure([{
-            validator: first
-              ? { purpose: first.purpose, index: first.index }
-              : { purpose: "spend", index: 0 },
-            error: E.unknownOutputReferences(
-              unknown.map((r) => ({
-                transaction: { id: r.transaction_id().to_hex() },
-                index: Number(r.index()),
-              })),
-            ),
-          }]));
-        }
-        if (!first) return [];
-        const evaluated = evaluateScripts(tx, resolved, yield* Ref.get(params), slots);
-        return Either.isLeft(evaluated) ? yield* reject(evaluated.left) : evaluated.right;
-      }).pipe(
-        Effect.catchAllDefect((defect) => reject(E.cannotCreateEvaluationContext(String(defect)))),
+      Effect.flatMap(
+        Ref.get(params),
+        (p) => evaluateTransaction(cborHex, additionalUtxo, { view, params: p, slots }),
       );
 
     const produceBlock = lock.withPermits(1)(Effect.gen(function* () {
       const p = yield* Ref.get(params);
       const slot = yield* currentSlot;
       const txs: ReadonlyArray<BlockTx> = mempool.next(blockCapacity(p));
-      // a pending transaction whose validity ended before this block is dropped, as a node's mempool does,
-      // and so is any pending transaction spending its outputs
-      const dropped = new Set<string>();
-      for (const t of txs) {
-        const body = t.accepted.tx.body();
-        const ttl = body.ttl();
-        const inputs = body.inputs();
-        const spendsDropped = Array.from({ length: inputs.len() }, (_, i) => inputs.get(i))
-          .some((i) => dropped.has(i.transaction_id().to_hex()));
-        if ((ttl !== undefined && BigInt(slot) >= ttl) || spendsDropped) dropped.add(t.accepted.id);
-      }
-      const expired = [...dropped];
+      const expired = expiredBefore(txs, slot);
+      const dropped = new Set(expired);
       const { block, refused } = yield* writeBlockIsolating(
         sql,
         txs.filter((t) => !dropped.has(t.accepted.id)),
