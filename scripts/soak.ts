@@ -205,13 +205,22 @@ const openLoop = async (rate: number, seconds: number, tally: Tally, onTick?: (e
 const chainSync = (sessions: number) => {
   let running = true;
   const stats = { sessions: 0, blocks: 0, errors: 0 };
+  /** What the errors were, so a report says more than a count. */
+  const kinds = new Map<string, number>();
+  const failed = (kind: string) => {
+    stats.errors++;
+    kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+  };
   const session = () =>
     new Promise<void>((resolve) => {
       const ws = new WebSocket(`${target.base.replace("http", "ws")}/v1/ogmios?apikey=${target.key}`);
       const start = pick(ids.blocks);
       let received = 0;
       const done = () => (ws.readyState === WebSocket.OPEN && ws.close(), resolve());
-      const timer = setTimeout(() => (stats.errors++, done()), requestTimeoutMs);
+      const timer = setTimeout(
+        () => (failed(`no reply within ${requestTimeoutMs} ms`), done()),
+        requestTimeoutMs,
+      );
       ws.onopen = () =>
         ws.send(JSON.stringify({
           jsonrpc: "2.0",
@@ -220,7 +229,9 @@ const chainSync = (sessions: number) => {
         }));
       ws.onmessage = (e) => {
         const message = JSON.parse(String(e.data));
-        if (message.error) stats.errors++;
+        if (message.error) {
+          failed(`${message.method}: ${message.error.code} ${message.error.message}`.slice(0, 120));
+        }
         if (message.method === "findIntersection" || message.method === "nextBlock") {
           if (message.method === "nextBlock") stats.blocks++;
           // ten in flight, then one more per reply; stop at 100 or at the tip (a wait there never ends)
@@ -236,7 +247,7 @@ const chainSync = (sessions: number) => {
           for (let i = 0; i < want; i++) ws.send(JSON.stringify({ jsonrpc: "2.0", method: "nextBlock" }));
         }
       };
-      ws.onerror = () => stats.errors++;
+      ws.onerror = (e) => failed(`WebSocket error: ${(e as ErrorEvent).message ?? "unknown"}`);
       ws.onclose = () => (clearTimeout(timer), resolve());
     });
   const loops = Array.from({ length: sessions }, async () => {
@@ -249,7 +260,7 @@ const chainSync = (sessions: number) => {
   return async () => {
     running = false;
     await Promise.all(loops);
-    return stats;
+    return { ...stats, kinds: [...kinds].map(([kind, n]) => `${n} × ${kind}`).join("; ") };
   };
 };
 
@@ -367,7 +378,8 @@ try {
   ]);
   rows.push([
     "chain-sync (WebSocket)",
-    `${chainSyncSessions} at a time: ${sync.sessions} sessions, ${sync.blocks} blocks, ${sync.errors} errors`,
+    `${chainSyncSessions} at a time: ${sync.sessions} sessions, ${sync.blocks} blocks, ${sync.errors} errors` +
+    (sync.kinds ? ` (${sync.kinds})` : ""),
   ]);
   const min = Math.min(...samples), max = Math.max(...samples);
   const lastMinute = median(samples.slice(-6));
