@@ -60,8 +60,10 @@ Deno.test({
       // the database opens 10 s after the service
       await sleep(Math.max(0, 10_000 - (performance.now() - spawnedAt)));
       await pg.start();
+      const databaseAt = performance.now();
       const listening = await Promise.race([service.listening, sleep(30_000).then(() => undefined)]);
       assert.equal(listening, base, "serves on the port it opened");
+      console.log(`serving ${Math.round(performance.now() - databaseAt)} ms after the database opened`);
       const up = await timedGet(`${base}/ready`);
       assert.equal(up.status, 200);
       const health = await timedGet(`${base}/health`);
@@ -105,7 +107,9 @@ Deno.test({
         assert.equal(seen.redis?.state, "starting", JSON.stringify(seen));
         await redis.start();
         ogmios = startFakeOgmios(ogmiosPort);
+        const lateUpAt = performance.now();
         const served = await Promise.race([service.listening, sleep(30_000).then(() => undefined)]);
+        console.log(`serving ${Math.round(performance.now() - lateUpAt)} ms after Redis and Ogmios came up`);
         assert.equal(served, base2);
         const health = await timedGet(`${base2}/health`);
         assert.equal(health.body.dependencies.redis.state, "ok");
