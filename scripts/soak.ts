@@ -130,17 +130,18 @@ const makers: ReadonlyArray<() => Request> = [
   () => rpc("queryLedgerState/protocolParameters"),
 ];
 
-/** What the client saw: counts by request kind and status, and every latency. */
+/** What the client saw: counts by request kind and status, and every latency (also by kind). */
 class Tally {
   readonly byStatus = new Map<string, number>();
-  readonly byKind = new Map<string, { count: number; failed: number }>();
+  readonly byKind = new Map<string, { count: number; failed: number; latencies: Array<number> }>();
   latencies: Array<number> = [];
   count = 0;
   record(kind: string, status: string, ms: number) {
     this.count++;
     this.byStatus.set(status, (this.byStatus.get(status) ?? 0) + 1);
-    const k = this.byKind.get(kind) ?? { count: 0, failed: 0 };
+    const k = this.byKind.get(kind) ?? { count: 0, failed: 0, latencies: [] };
     k.count++;
+    k.latencies.push(ms);
     if (status !== "200") k.failed++;
     this.byKind.set(kind, k);
     this.latencies.push(ms);
@@ -375,6 +376,17 @@ try {
   rows.push([
     "latency p50 / p99 / max",
     `${ms(percentile(sorted, 0.5))} / ${ms(percentile(sorted, 0.99))} / ${ms(sorted.at(-1) ?? NaN)}`,
+  ]);
+  // where the tail comes from: the kinds with the slowest p99, for the performance work to start at
+  const slowest = [...tally.byKind]
+    .map(([kind, k]) => ({ kind, sorted: k.latencies.sort((a, b) => a - b) }))
+    .sort((a, b) => percentile(b.sorted, 0.99) - percentile(a.sorted, 0.99))
+    .slice(0, 5);
+  rows.push([
+    "slowest kinds (p50 / p99)",
+    slowest.map(({ kind, sorted }) =>
+      `${kind} ${ms(percentile(sorted, 0.5))} / ${ms(percentile(sorted, 0.99))} (${sorted.length})`
+    ).join("; "),
   ]);
   rows.push([
     "chain-sync (WebSocket)",
