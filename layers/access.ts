@@ -17,7 +17,7 @@ import { permissionRefusal } from "@src/domain/key_policy.ts";
 import type { Network } from "@schemas/network.ts";
 import { type KeyRecord, KeyStore } from "./key_store.ts";
 import { Metrics, type MetricsShape } from "./metrics.ts";
-import { type LimitDecision, RateLimiter, type Spend } from "./rate_limiter.ts";
+import { type LimitDecision, RateLimiter, type RateLimiterUnavailable, type Spend } from "./rate_limiter.ts";
 import { type Family, Usage } from "./usage.ts";
 
 export interface Grant {
@@ -233,6 +233,16 @@ export const AccessLive: Layer.Layer<Access, never, KeyStore | RateLimiter | Usa
       return { key, limit, at: now } satisfies Grant;
     };
 
+    /** A limiter that cannot decide serves the request, logged (undefined: no decision). */
+    const orUnlimited = (decision: Effect.Effect<LimitDecision, RateLimiterUnavailable>) =>
+      decision.pipe(
+        Effect.tapError((e) =>
+          Effect.logWarning(`rate limiter unavailable, serving unlimited: ${e.message}`)
+        ),
+        Effect.option,
+        Effect.map(Option.getOrUndefined),
+      );
+
     const authorizeNow: AccessShape["authorizeNow"] = (secret, family, spend, now, network) => {
       const key = secret && looksLikeApiKey(secret) ? cached(secret, now) : null;
       if (key === undefined) return undefined;
@@ -249,13 +259,7 @@ export const AccessLive: Layer.Layer<Access, never, KeyStore | RateLimiter | Usa
         const key = secret && looksLikeApiKey(secret) ? yield* lookup(secret) : null;
         const refused = keyRefusal(secret, key, now) ?? requestRefusal(key!, family, spend, network);
         if (refused) return yield* counted(refused);
-        const limit = yield* limiter.consume(key!.id, key!.tier, spend).pipe(
-          Effect.tapError((e) =>
-            Effect.logWarning(`rate limiter unavailable, serving unlimited: ${e.message}`)
-          ),
-          Effect.option,
-          Effect.map(Option.getOrUndefined),
-        );
+        const limit = yield* orUnlimited(limiter.consume(key!.id, key!.tier, spend));
         const outcome = settle(key!, family, spend, limit, now);
         return outcome instanceof AccessDenied ? yield* counted(outcome) : outcome;
       });
@@ -264,13 +268,7 @@ export const AccessLive: Layer.Layer<Access, never, KeyStore | RateLimiter | Usa
       Effect.gen(function* () {
         const lacks = permissionRefusal(key.permissions, network, submissionFamilies);
         if (lacks !== undefined) return yield* counted(new AccessDenied({ status: 403, message: lacks }));
-        const limit = yield* limiter.consumeSubmission(key.id, key.tier).pipe(
-          Effect.tapError((e) =>
-            Effect.logWarning(`rate limiter unavailable, serving unlimited: ${e.message}`)
-          ),
-          Effect.option,
-          Effect.map(Option.getOrUndefined),
-        );
+        const limit = yield* orUnlimited(limiter.consumeSubmission(key.id, key.tier));
         const now = yield* Clock.currentTimeMillis;
         if (limit && !limit.allowed) {
           usage.recordRefusedInstead(key.id, "ogmios", at, now);

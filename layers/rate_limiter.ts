@@ -73,6 +73,20 @@ interface Counts {
 
 const unlimited = Number.MAX_SAFE_INTEGER;
 
+/** The submission budget's decision alone, from the submissions already in the last hour. */
+const decideSubmission = (limits: Limits, tier: Tier, recent: number, resetMs: number): LimitDecision => {
+  const size = limits.submissionsPerHour[tier];
+  const figures = {
+    budget: "submissions" as const,
+    limit: size,
+    remaining: size > 0 ? Math.max(0, size - recent - 1) : unlimited,
+    resetMs: resetMs > 0 ? resetMs : hourMs,
+  };
+  return size > 0 && recent >= size
+    ? { ...figures, remaining: 0, allowed: false, exceeded: "submissions" }
+    : { ...figures, allowed: true };
+};
+
 const decide = (limits: Limits, tier: Tier, spend: Spend, c: Counts): LimitDecision => {
   const secondLeft = 1000 - (c.now % 1000);
   const figures = (budget: Budget, size: number, used: number, resetMs: number) => ({
@@ -94,26 +108,12 @@ const decide = (limits: Limits, tier: Tier, spend: Spend, c: Counts): LimitDecis
   if (graphql && graphql.limit > 0 && c.graphql > graphql.limit) return refused(graphql);
   const daily = limits.dailyRequests[tier];
   if (daily > 0 && c.daily > daily) return refused(figures("daily", daily, c.daily, dayMs - (c.now % dayMs)));
-  const submissions = limits.submissionsPerHour[tier];
-  if (spend === "submission" && submissions > 0 && c.submissions >= submissions) {
-    return refused(figures("submissions", submissions, c.submissions, c.submissionResetMs));
+  if (spend === "submission") {
+    const submission = decideSubmission(limits, tier, c.submissions, c.submissionResetMs);
+    if (!submission.allowed) return submission;
   }
   const tighter = graphql && graphql.limit > 0 && graphql.remaining < rate.remaining ? graphql : rate;
   return { ...tighter, allowed: true };
-};
-
-/** The submission budget's decision alone, from the submissions already in the last hour. */
-const decideSubmission = (limits: Limits, tier: Tier, recent: number, resetMs: number): LimitDecision => {
-  const size = limits.submissionsPerHour[tier];
-  const figures = {
-    budget: "submissions" as const,
-    limit: size,
-    remaining: size > 0 ? Math.max(0, size - recent - 1) : unlimited,
-    resetMs: resetMs > 0 ? resetMs : hourMs,
-  };
-  return size > 0 && recent >= size
-    ? { ...figures, remaining: 0, allowed: false, exceeded: "submissions" }
-    : { ...figures, allowed: true };
 };
 
 /** What a restarted instance already knows of today: requests per key today, submission times in the last hour. */
@@ -137,6 +137,14 @@ export const makeMemoryRateLimiter = (limits: Limits, history?: MemoryLimiterHis
     seconds.set(key, { second, count: 1 });
     return 1;
   };
+  /** The key's submission times in the hour before `now` (older ones forgotten). */
+  const lastHour = (keyId: number, now: number) => {
+    const recent = (submissions.get(keyId) ?? []).filter((t) => t > now - hourMs);
+    submissions.set(keyId, recent);
+    return recent;
+  };
+  const resetOf = (recent: ReadonlyArray<number>, now: number) =>
+    recent.length > 0 ? recent[0]! + hourMs - now : 0;
   const consumeNow = (keyId: number, tier: Tier, spend: Spend, now: number): LimitDecision => {
     const second = Math.floor(now / 1000);
     const day = Math.floor(now / dayMs);
@@ -148,31 +156,21 @@ export const makeMemoryRateLimiter = (limits: Limits, history?: MemoryLimiterHis
       if (d && d.day === day) daily = ++d.count;
       else days.set(keyId, { day, count: daily = 1 });
     }
-    let recent: Array<number> = [];
-    if (spend === "submission") {
-      recent = (submissions.get(keyId) ?? []).filter((t) => t > now - hourMs);
-      submissions.set(keyId, recent);
-    }
+    const recent = spend === "submission" ? lastHour(keyId, now) : [];
     const decision = decide(limits, tier, spend, {
       rate,
       graphql,
       daily,
       submissions: recent.length,
-      submissionResetMs: recent.length > 0 ? recent[0]! + hourMs - now : 0,
+      submissionResetMs: resetOf(recent, now),
       now,
     });
     if (spend === "submission" && decision.allowed) recent.push(now);
     return decision;
   };
   const consumeSubmissionNow = (keyId: number, tier: Tier, now: number): LimitDecision => {
-    const recent = (submissions.get(keyId) ?? []).filter((t) => t > now - hourMs);
-    submissions.set(keyId, recent);
-    const decision = decideSubmission(
-      limits,
-      tier,
-      recent.length,
-      recent.length > 0 ? recent[0]! + hourMs - now : 0,
-    );
+    const recent = lastHour(keyId, now);
+    const decision = decideSubmission(limits, tier, recent.length, resetOf(recent, now));
     if (decision.allowed) recent.push(now);
     return decision;
   };
@@ -184,6 +182,22 @@ export const makeMemoryRateLimiter = (limits: Limits, history?: MemoryLimiterHis
       Effect.map(Clock.currentTimeMillis, (now) => consumeSubmissionNow(keyId, tier, now)),
   };
 };
+
+/**
+ * Lua that drops a key's submissions older than an hour from its sorted set, adds this one (`member` at `now`)
+ * when the limit allows (0 = none), and sets the script's `subs` (those before it) and `oldest`.
+ */
+const submissionLua = (set: string, now: string, limit: string, member: string) => `
+  local now = tonumber(${now})
+  redis.call('ZREMRANGEBYSCORE', ${set}, '-inf', now - 3600000)
+  subs = redis.call('ZCARD', ${set})
+  local limit = tonumber(${limit})
+  if limit == 0 or subs < limit then
+    redis.call('ZADD', ${set}, now, ${member})
+    redis.call('PEXPIRE', ${set}, 3600000)
+  end
+  local first = redis.call('ZRANGE', ${set}, 0, 0, 'WITHSCORES')
+  if first[2] then oldest = tonumber(first[2]) end`;
 
 /**
  * One round trip per spend: a Lua script bumps the second, GraphQL and day counters (keys carry the window, so
@@ -205,32 +219,15 @@ end
 local subs = 0
 local oldest = 0
 if ARGV[3] == '1' then
-  local now = tonumber(ARGV[4])
-  redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now - 3600000)
-  subs = redis.call('ZCARD', KEYS[4])
-  local limit = tonumber(ARGV[5])
-  if limit == 0 or subs < limit then
-    redis.call('ZADD', KEYS[4], now, ARGV[6])
-    redis.call('PEXPIRE', KEYS[4], 3600000)
-  end
-  local first = redis.call('ZRANGE', KEYS[4], 0, 0, 'WITHSCORES')
-  if first[2] then oldest = tonumber(first[2]) end
+${submissionLua("KEYS[4]", "ARGV[4]", "ARGV[5]", "ARGV[6]")}
 end
 return {rate, graphql, daily, subs, oldest}`;
 
-/** The submission part of the spend script alone (`consumeSubmission`). */
+/** The submission budget alone (`consumeSubmission`): the same steps as the spend script's. */
 const submissionScript = `
-local now = tonumber(ARGV[1])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - 3600000)
-local subs = redis.call('ZCARD', KEYS[1])
-local limit = tonumber(ARGV[2])
-if limit == 0 or subs < limit then
-  redis.call('ZADD', KEYS[1], now, ARGV[3])
-  redis.call('PEXPIRE', KEYS[1], 3600000)
-end
+local subs = 0
 local oldest = 0
-local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-if first[2] then oldest = tonumber(first[2]) end
+${submissionLua("KEYS[1]", "ARGV[1]", "ARGV[2]", "ARGV[3]")}
 return {subs, oldest}`;
 
 const redisFailure = (cause: unknown) =>

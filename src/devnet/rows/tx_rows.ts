@@ -147,11 +147,11 @@ const writeTxRow = (
   txId: number,
   accepted: AcceptedTx,
   block: TxPlace,
+  plutusScripts: ReadonlyArray<CML.Script>,
   sums: { outSum: bigint; fee: bigint; deposit: bigint; donation: bigint; valid: boolean },
 ) => {
   const body = accepted.tx.body();
-  const scriptSize = plutusScriptsOf(accepted.tx.witness_set())
-    .reduce((s, x) => s + plutusScriptBytes(x)!.length, 0);
+  const scriptSize = plutusScripts.reduce((s, x) => s + plutusScriptBytes(x)!.length, 0);
   return w.insert("tx", {
     id: txId,
     hash: w.bytea(accepted.id),
@@ -207,7 +207,7 @@ const writeFailedScriptTx = (
     for (const c of collateral) collateralIn += accepted.resolved.get(inputKey(c))!.amount().coin();
     const back = collateralReturn?.amount().coin() ?? 0n;
     const taken = body.total_collateral() ?? collateralIn - back;
-    yield* writeTxRow(w, txId, accepted, block, {
+    yield* writeTxRow(w, txId, accepted, block, plutusScriptsOf(accepted.tx.witness_set()), {
       outSum: back,
       fee: taken,
       deposit: 0n,
@@ -329,7 +329,8 @@ export const writeTransaction = (
     const inputs = listOf(body.inputs());
     const outputs = listOf(body.outputs());
     const outSum = outputs.reduce((s, o) => s + o.amount().coin(), 0n);
-    yield* writeTxRow(w, txId, accepted, block, {
+    const plutusScripts = plutusScriptsOf(witnesses);
+    yield* writeTxRow(w, txId, accepted, block, plutusScripts, {
       outSum,
       fee: accepted.fee,
       deposit: accepted.deposit,
@@ -339,7 +340,7 @@ export const writeTransaction = (
 
     // witness scripts and datums first: outputs and redeemers refer to them
     for (const s of listOf(witnesses.native_scripts())) yield* lookups.script(CML.Script.new_native(s), txId);
-    for (const s of plutusScriptsOf(witnesses)) yield* lookups.script(s, txId);
+    for (const s of plutusScripts) yield* lookups.script(s, txId);
     for (const d of listOf(witnesses.plutus_datums())) yield* lookups.datum(d, txId);
     const redeemerFor = yield* writeRedeemers(w, lookups, params, txId, accepted);
 
