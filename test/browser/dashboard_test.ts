@@ -7,10 +7,10 @@
  * and phone widths into test-output/screenshots/ (git-ignored).
  */
 import assert from "node:assert/strict";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { createTestEnvironment } from "../support/environment.ts";
 import { startService } from "../support/service.ts";
-import { executablePath, watch } from "../support/browser_watch.ts";
+import { launchChromium, watch } from "../support/browser_watch.ts";
 
 const screenshots = new URL("../../test-output/screenshots/", import.meta.url);
 const backend = Deno.env.get("TEST_DATABASE_URL") ? "postgres" : "pglite";
@@ -50,21 +50,6 @@ const eventually = async (what: string, withinMs: number, check: () => Promise<b
   return Date.now() - started;
 };
 
-const launch = (): Promise<Browser> =>
-  chromium.launch({
-    executablePath,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
-
 Deno.test({
   name: `the key dashboard in headless Chromium (${backend})`,
   sanitizeResources: false,
@@ -73,7 +58,7 @@ Deno.test({
     await Deno.mkdir(screenshots, { recursive: true });
     const environment = await createTestEnvironment("dashboard_browser");
     const service = await startService(environment.env);
-    const browser = await launch();
+    const browser = await launchChromium();
     const base = service.base;
     const context = await browser.newContext({ viewport: desktop });
     const page = await context.newPage();

@@ -5,10 +5,9 @@
  * Screenshots go to test-output/ (git-ignored). Slow: its own stage (`npm run test:browser`).
  */
 import assert from "node:assert/strict";
-import { chromium } from "playwright-core";
 import { createKey, createTestEnvironment } from "../support/environment.ts";
 import { startService } from "../support/service.ts";
-import { executablePath, watch } from "../support/browser_watch.ts";
+import { launchChromium, watch } from "../support/browser_watch.ts";
 
 const screenshots = new URL("../../test-output/", import.meta.url);
 
@@ -20,19 +19,7 @@ Deno.test({
     await Deno.mkdir(screenshots, { recursive: true });
     const environment = await createTestEnvironment("browser");
     const service = await startService(environment.env);
-    const browser = await chromium.launch({
-      executablePath,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    const browser = await launchChromium();
     try {
       const { key } = await createKey(environment.env, "--tier", "paid", "--name", "browser");
       const base = service.base;

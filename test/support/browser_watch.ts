@@ -1,7 +1,26 @@
-/** What the browser tests share: where Chromium is, and a watch on a page's policy violations and errors. */
-import type { Page } from "playwright-core";
+/**
+ * What the browser tests share: Debian's Chromium, launched headless, and a watch on a page's policy violations
+ * and errors.
+ */
+import { type Browser, chromium, type Page } from "playwright-core";
 
 export const executablePath = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
+
+/** Debian's Chromium, headless, without the background traffic a first run would start. */
+export const launchChromium = (): Promise<Browser> =>
+  chromium.launch({
+    executablePath,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
 
 export interface Watched {
   readonly violations: Array<string>;
