@@ -23,6 +23,23 @@ export const defaultNewKey: NewKeyValues = {
   expires: "",
 };
 
+/** One checkbox per choice, ticked when chosen. */
+const checkboxes = <T extends string>(
+  name: string,
+  choices: ReadonlyArray<T>,
+  chosen: ReadonlyArray<T>,
+  label: (choice: T) => string,
+) =>
+  choices.map((c) =>
+    html`<label><input type="checkbox" name="${name}" value="${c}"${
+      chosen.includes(c)
+        ? html`
+          checked
+        `
+        : ""
+    }> ${label(c)}</label>`
+  );
+
 export const newKeyPage = (
   o: {
     readonly viewer: Viewer;
@@ -72,26 +89,10 @@ export const newKeyPage = (
             ${o.paidForbidden ? html`<p class="hint" id="paid-why">${o.paidForbidden}</p>` : ""}
               </fieldset>
         <fieldset aria-invalid="${invalid("networks")}"><legend>Networks</legend>
-            ${allNetworks.map((n) =>
-              html`<label><input type="checkbox" name="networks" value="${n}"${
-                v.networks.includes(n)
-                  ? html`
-                    checked
-                  `
-                  : ""
-              }> ${n}</label>`
-            )}
+            ${checkboxes("networks", allNetworks, v.networks, (n) => n)}
               </fieldset>
         <fieldset aria-invalid="${invalid("families")}"><legend>APIs</legend>
-            ${allFamilies.map((f) =>
-              html`<label><input type="checkbox" name="families" value="${f}"${
-                v.families.includes(f)
-                  ? html`
-                    checked
-                  `
-                  : ""
-              }> ${familyNames[f]}</label>`
-            )}
+            ${checkboxes("families", allFamilies, v.families, (f) => familyNames[f] ?? f)}
               <p class="hint" id="apis-hint">Submitting transactions (<code>submitTransaction</code>) needs JSON-RPC as well.</p>
         </fieldset>
         <div><label for="expires">Expires (optional)<span class="hint" id="expires-hint">The key stops working at 00:00 UTC that day. Leave empty for no expiry.</span></label>
