@@ -11,7 +11,7 @@
  *   reset-link EMAIL              a password reset link (valid 24 h, once), for installations without SMTP
  *
  * On the embedded database, a DATA_DIR that holds none is refused unless `--init` (create one there); while
- * the service holding DATA_DIR is still starting, the CLI waits for it (`--wait SECONDS`, 60 by default).
+ * the service holding DATA_DIR is still starting, the CLI waits for it (`--wait SECONDS`, 120 by default).
  */
 import type { SqlClient } from "@effect/sql/SqlClient";
 import { Effect, Either, Layer, Option } from "effect";

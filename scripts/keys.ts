@@ -13,7 +13,7 @@
  * and starts on the PAID plan. Unlike the dashboard, the operator may give an expiry in the past.
  *
  * On the embedded database, a DATA_DIR that holds none is refused unless `--init` (create one there); while
- * the service holding DATA_DIR is still starting, the CLI waits for it (`--wait SECONDS`, 60 by default).
+ * the service holding DATA_DIR is still starting, the CLI waits for it (`--wait SECONDS`, 120 by default).
  */
 import { parseArgs } from "node:util";
 import type { SqlClient } from "@effect/sql/SqlClient";
