@@ -34,6 +34,15 @@ const describeHolder = (text: string): string => {
   return "another process (it has not said who it is)";
 };
 
+/** Tries the lock a few times over ~0.1 s: a CLI checking whether a service runs (`lockHolder`) takes it a moment. */
+const tryLockBriefly = async (file: Deno.FsFile): Promise<boolean> => {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    if (await file.tryLock(true)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return false;
+};
+
 /**
  * Takes `DATA_DIR/.lock` for the life of the process (or until `release`). Throws `DataDirLocked` naming the
  * holder when another live process has it.
@@ -42,7 +51,7 @@ export const lockDataDir = async (dataDir: string): Promise<{ readonly release: 
   await makePrivateDir(dataDir);
   const path = join(dataDir, lockFileName);
   const file = await Deno.open(path, { read: true, write: true, create: true, mode: 0o600 });
-  if (!(await file.tryLock(true))) {
+  if (!(await tryLockBriefly(file))) {
     file.close();
     const holder = await Deno.readTextFile(path).catch(() => "");
     throw new DataDirLocked(
@@ -62,4 +71,32 @@ export const lockDataDir = async (dataDir: string): Promise<{ readonly release: 
       }
     },
   };
+};
+
+/**
+ * Who holds `DATA_DIR/.lock`, for tools that must tell a running (or still starting) service from none: undefined
+ * when nobody does. Checking takes the lock for an instant when it is free; creates nothing.
+ */
+export const lockHolder = async (dataDir: string): Promise<Partial<LockHolder> | undefined> => {
+  const path = join(dataDir, lockFileName);
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(path, { read: true });
+  } catch {
+    return undefined; // no lock file: no service has run here
+  }
+  try {
+    if (await file.tryLock(true)) {
+      await file.unlock();
+      return undefined;
+    }
+  } finally {
+    file.close();
+  }
+  try {
+    const holder = JSON.parse(await Deno.readTextFile(path)) as Partial<LockHolder>;
+    return typeof holder === "object" && holder !== null ? holder : {};
+  } catch {
+    return {}; // a holder still writing its line
+  }
 };

@@ -10,7 +10,8 @@
  *   disable EMAIL | enable EMAIL  a disabled account cannot log in and its keys answer 403
  *   reset-link EMAIL              a password reset link (valid 24 h, once), for installations without SMTP
  *
- * On the embedded database, a DATA_DIR that holds none is refused unless `--init` (create one there).
+ * On the embedded database, a DATA_DIR that holds none is refused unless `--init` (create one there); while
+ * the service holding DATA_DIR is still starting, the CLI waits for it (`--wait SECONDS`, 120 by default).
  */
 import type { SqlClient } from "@effect/sql/SqlClient";
 import { Effect, Either, Layer, Option } from "effect";
@@ -20,7 +21,7 @@ import { normalizeEmail } from "@src/domain/accounts.ts";
 import { issueResetLink } from "@src/programs/accounts/issue_reset_link.ts";
 import { fail, runServiceDbCli } from "./service_db_cli.ts";
 
-const usage = `usage: npm run accounts -- <command> [--init]
+const usage = `usage: npm run accounts -- <command> [--init] [--wait SECONDS]
   list
   show EMAIL
   plan EMAIL free|paid

@@ -10,11 +10,11 @@ import { appConfig, describeConfigError } from "@layers/config.ts";
 import { networks } from "@schemas/network.ts";
 import { demoNetworks } from "@src/demo_chain/network_params.ts";
 import { deriveWallets, loadOrCreateSeed } from "@src/devnet/wallets/wallets.ts";
-import { holdsServiceData, requireServiceDataDir, takeInitFlag } from "./cli_data_dir.ts";
+import { holdsServiceData, requireServiceDataDir, takeDataDirFlags } from "./cli_data_dir.ts";
 
-const usage = "usage: npm run devnet -- wallets --network mainnet|preprod [--init]";
+const usage = "usage: npm run devnet -- wallets --network mainnet|preprod [--init] [--wait SECONDS]";
 
-const { init, rest } = takeInitFlag(Deno.args);
+const { rest, ...flags } = takeDataDirFlags("devnet", Deno.args);
 const { positionals, values } = parseArgs({
   args: rest,
   options: { network: { type: "string", default: "mainnet" } },
@@ -31,7 +31,7 @@ if (config._tag === "Left") {
   Deno.exit(2);
 }
 // the wallets come from the seed in the service's DATA_DIR: one made elsewhere would name wallets nobody funds
-await requireServiceDataDir("devnet", config.right.dataDir, init, holdsServiceData);
+await requireServiceDataDir("devnet", config.right.dataDir, flags, holdsServiceData);
 const seed = await loadOrCreateSeed(config.right.dataDir);
 const wallets = deriveWallets(seed, network, demoNetworks[network].networkId)
   .map(({ address, signingKey }) => ({ address, signingKey }));

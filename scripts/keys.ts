@@ -12,7 +12,8 @@
  * names and permissions are checked the same way. An account named for the first time is the operator's own
  * and starts on the PAID plan. Unlike the dashboard, the operator may give an expiry in the past.
  *
- * On the embedded database, a DATA_DIR that holds none is refused unless `--init` (create one there).
+ * On the embedded database, a DATA_DIR that holds none is refused unless `--init` (create one there); while
+ * the service holding DATA_DIR is still starting, the CLI waits for it (`--wait SECONDS`, 120 by default).
  */
 import { parseArgs } from "node:util";
 import type { SqlClient } from "@effect/sql/SqlClient";
@@ -23,7 +24,7 @@ import { allPermissions } from "@src/domain/accounts.ts";
 import { type KeyRecord, type KeyStatus, makeKeyStore } from "@layers/key_store.ts";
 import { fail, runServiceDbCli } from "./service_db_cli.ts";
 
-const usage = `usage: npm run keys -- <command> [--init]
+const usage = `usage: npm run keys -- <command> [--init] [--wait SECONDS]
   create --tier free|paid --name NAME [--expires ISO-8601] [--account NAME]
          [--networks mainnet,preprod] [--families rest,explorer,graphql,jsonrpc,submission] [--override-plan]
   list

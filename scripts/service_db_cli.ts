@@ -1,16 +1,23 @@
 /**
  * What the operator CLIs on the service database (`keys`, `accounts`) share: the configuration, the database
- * (SERVICE_DATABASE_URL, or the embedded one under DATA_DIR through the running service's socket when it runs),
- * its migrations, plain-text output, and exit codes (2 for a mistake in what was asked, 1 for a failure).
+ * (SERVICE_DATABASE_URL, or the embedded one under DATA_DIR through the running service's socket when it runs,
+ * waiting for it while the service is still starting), its migrations, plain-text output, and exit codes (2 for
+ * a mistake in what was asked, 1 for a failure).
  */
 import type { SqlClient } from "@effect/sql/SqlClient";
 import * as Reactivity from "@effect/experimental/Reactivity";
-import { Cause, Effect, Exit, Logger, Option, Redacted, Scope } from "effect";
+import { Cause, Effect, ExecutionStrategy, Exit, Logger, Option, Redacted, Scope } from "effect";
+import { join } from "node:path";
 import { appConfig, type AppConfigShape, describeConfigError } from "@layers/config.ts";
-import { connectOrOpen } from "@layers/embedded_service_db.ts";
+import { connectOrOpen, connectToRunning } from "@layers/embedded_service_db.ts";
 import { loadMigrations, migrate } from "@layers/service_db.ts";
 import { makePgSqlClient } from "@layers/sql_pg.ts";
-import { requireServiceDataDir, takeInitFlag } from "./cli_data_dir.ts";
+import {
+  type DataDirFlags,
+  requireServiceDataDir,
+  takeDataDirFlags,
+  waitForStartingService,
+} from "./cli_data_dir.ts";
 
 /** A mistake in what the operator asked for: exit code 2, with the usage when the command itself is wrong. */
 export class CliError extends Error {
@@ -21,6 +28,45 @@ export class CliError extends Error {
 
 export const fail = (message: string, showUsage = false): never => {
   throw new CliError(message, showUsage);
+};
+
+// the output stays plain text: no log lines from opening the embedded database or applying migrations
+const quiet = Logger.remove(Logger.defaultLogger);
+
+/** The running service's socket answers: a client on it, kept in `scope`; else undefined (nothing kept). */
+const connectToService = async (directory: string, scope: Scope.Scope): Promise<SqlClient | undefined> => {
+  const attempt = Effect.runSync(Scope.fork(scope, ExecutionStrategy.sequential));
+  const exit = await Effect.runPromiseExit(
+    connectToRunning(directory).pipe(
+      Scope.extend(attempt),
+      Effect.provide(Reactivity.layer),
+      Effect.provide(quiet),
+    ),
+  );
+  if (Exit.isSuccess(exit)) return exit.value;
+  await Effect.runPromise(Scope.close(attempt, Exit.void));
+  return undefined;
+};
+
+/**
+ * The embedded service database under `dataDir`: through the socket of the service that serves it; while a
+ * service holds DATA_DIR without serving it yet (it is starting), through that socket once it answers; else
+ * opened here (refused unless it exists or `--init`).
+ */
+const embeddedServiceDb = async (
+  name: string,
+  dataDir: string,
+  flags: DataDirFlags,
+  scope: Scope.Scope,
+): Promise<SqlClient> => {
+  const directory = join(dataDir, "service");
+  const running = await connectToService(directory, scope) ??
+    await waitForStartingService(name, dataDir, flags.waitSeconds, () => connectToService(directory, scope));
+  if (running) return running;
+  await requireServiceDataDir(name, dataDir, flags);
+  return await Effect.runPromise(
+    Effect.map(connectOrOpen(directory), (c) => c.sql).pipe(Scope.extend(scope), Effect.provide(quiet)),
+  );
 };
 
 /** Runs `command` on the service database and exits: its text on stdout, or the error on stderr. */
@@ -35,19 +81,21 @@ export const runServiceDbCli = async (
     Deno.exit(2);
   }
   const settings = config.right;
-  const { init, rest: args } = takeInitFlag(Deno.args);
-  if (Option.isNone(settings.serviceDatabaseUrl)) await requireServiceDataDir(name, settings.dataDir, init);
+  const flags = takeDataDirFlags(name, Deno.args);
+  const args = flags.rest;
   const scope = Effect.runSync(Scope.make());
-  // the output stays plain text: no log lines from opening the embedded database or applying migrations
-  const quiet = Logger.remove(Logger.defaultLogger);
   let code = 0;
   try {
-    const sql = await Effect.runPromise(
-      Option.match(settings.serviceDatabaseUrl, {
-        onSome: (url) => makePgSqlClient({ url: Redacted.value(url), maxConnections: 2 }),
-        onNone: () => Effect.map(connectOrOpen(`${settings.dataDir}/service`), (c) => c.sql),
-      }).pipe(Scope.extend(scope), Effect.provide(Reactivity.layer), Effect.provide(quiet)),
-    );
+    const sql = await Option.match(settings.serviceDatabaseUrl, {
+      onSome: (url) =>
+        Effect.runPromise(
+          makePgSqlClient({ url: Redacted.value(url), maxConnections: 2 }).pipe(
+            Scope.extend(scope),
+            Effect.provide(Reactivity.layer),
+          ),
+        ),
+      onNone: () => embeddedServiceDb(name, settings.dataDir, flags, scope),
+    });
     await Effect.runPromise(
       migrate(sql, await Effect.runPromise(loadMigrations())).pipe(Effect.provide(quiet)),
     );

@@ -2,7 +2,9 @@
  * The test runner behind `npm test` (the quick suite) and `npm run test:slow` (the scenario suites): Deno's test
  * runner over the chosen files, in parallel, with every temporary file of the run under one directory that is
  * removed when the run ends, however it ends (a crashed test leaves nothing behind), and the seeded demo-chain
- * template built once for all files (test/support/environment.ts reads CDS_TEST_TEMPLATE).
+ * template built once for all files (test/support/environment.ts reads CDS_TEST_TEMPLATE). The tests get the
+ * caller's environment without the service's own variables (test/support/clean_env.ts): a PORT set in the shell
+ * changes nothing, while TEST_DATABASE_URL and REDIS_URL still choose the backends.
  *
  *   deno run -A scripts/test.ts [--suite quick|slow|browser|all] [--jobs N] [path ...]
  *
@@ -11,6 +13,7 @@
  */
 import { parseArgs } from "node:util";
 import { join, relative } from "node:path";
+import { cleanEnv } from "../test/support/clean_env.ts";
 import { type Suite, suiteOf } from "../test/support/suites.ts";
 
 const { values, positionals } = parseArgs({
@@ -64,13 +67,14 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 const started = performance.now();
 let code = 1;
 try {
-  const env = { TMPDIR: runDir, DENO_JOBS: jobs };
+  const env = { ...cleanEnv(), TMPDIR: runDir, DENO_JOBS: jobs };
   // the seeded template, once for every file of the run (PGlite runs only; PostgreSQL runs seed per database)
   if (!Deno.env.get("TEST_DATABASE_URL")) {
     const template = join(runDir, "template");
     const seed = await new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", "test/support/seed_template.ts", template],
       cwd: root,
+      clearEnv: true,
       env,
       stdout: "inherit",
       stderr: "inherit",
@@ -82,6 +86,7 @@ try {
   child = new Deno.Command(Deno.execPath(), {
     args: ["test", "-A", "--unstable-no-legacy-abort", "--parallel", ...files],
     cwd: root,
+    clearEnv: true,
     env,
     stdout: "inherit",
     stderr: "inherit",

@@ -16,6 +16,7 @@ import { AttemptThrottle, makeMemoryThrottle } from "@layers/attempt_throttle.ts
 import { AppConfig, appConfig } from "@layers/config.ts";
 import { Mailer, type MailerShape, makeSmtpMailer, noMailer } from "@layers/mailer.ts";
 import { loadMigrations, migrate } from "@layers/service_db.ts";
+import { cleanEnv } from "./clean_env.ts";
 
 export type AccountServices = AccountStore | AttemptThrottle | Mailer | AppConfig;
 
@@ -177,7 +178,8 @@ export const serviceDatabaseOf = async (
 export const accountsCli = async (env: Record<string, string>, ...args: Array<string>) => {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "scripts/accounts.ts", ...args, "--init"],
-    env: { NO_COLOR: "1", ...env },
+    clearEnv: true,
+    env: { ...cleanEnv(), NO_COLOR: "1", ...env },
     stdout: "piped",
     stderr: "piped",
   }).output();

@@ -11,6 +11,7 @@ import type { SqlClient } from "@effect/sql/SqlClient";
 import { makePgliteSqlClientFrom, openPglite } from "@layers/sql_pglite.ts";
 import type { Network } from "@schemas/network.ts";
 import { createTestChain, type TestChain } from "./demo_chain.ts";
+import { cleanEnv } from "./clean_env.ts";
 import { copyTemplate } from "./template.ts";
 import { createTestDatabase, type TestDatabase, testDatabaseUrl } from "./databases.ts";
 
@@ -80,7 +81,8 @@ export const keysCli = async (env: Record<string, string>, ...args: Array<string
   const out = await new Deno.Command(Deno.execPath(), {
     // a test environment is a new installation: the CLI may create its service database (--init)
     args: ["run", "-A", "scripts/keys.ts", ...args, "--init"],
-    env: { NO_COLOR: "1", ...env },
+    clearEnv: true,
+    env: { ...cleanEnv(), NO_COLOR: "1", ...env },
     stdout: "piped",
     stderr: "piped",
   }).output();

@@ -3,6 +3,8 @@
  * talk to it over real HTTP exactly as clients do. `spawnService` gives the finer steps (port open while starting,
  * listening, exit) for tests of start-up and shutdown.
  */
+import { cleanEnv } from "./clean_env.ts";
+
 export interface RunningService {
   readonly base: string;
   /** Every line the service printed (stdout and stderr), for assertions on logs. */
@@ -29,7 +31,9 @@ export interface SpawnedService {
 export const spawnService = (env: Record<string, string>): SpawnedService => {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "src/main.ts"],
-    env: { PORT: "0", NO_COLOR: "1", ...env },
+    // the caller's shell does not leak into the service: only what the test sets (clean_env.ts)
+    clearEnv: true,
+    env: { ...cleanEnv(), PORT: "0", NO_COLOR: "1", ...env },
     stdout: "piped",
     stderr: "piped",
   }).spawn();
