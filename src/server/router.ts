@@ -1,7 +1,9 @@
 /**
  * The HTTP front door: one `(Request) => Promise<Response>` for Deno.serve. It finds the route in `routes.ts`
- * (404/405 before anything else, OPTIONS answered from the path's methods), passes protected routes through
- * `Access` (key, status, limits, usage), runs the route and turns every failure into the documented envelope.
+ * (404/405 before anything else, OPTIONS answered from the path's methods), reads the query once (a repeated
+ * parameter is a 400), lets the route decode its input and name the network it concerns, passes protected routes
+ * through `Access` (key, status, network and family, limits, usage) with that network, runs the route on that
+ * same decoded input and turns every failure into the documented envelope.
  * Failed authentications are counted per client address (`auth_failures.ts`); an address past its allowance
  * gets 429 on protected routes before any key lookup. Every answer then goes out through `http_edge.ts`
  * (request id, security headers, CORS, compression); the request id is on every log line written while serving
