@@ -191,3 +191,12 @@ export const failureResponse = (
       return messagePage(shown);
   }
 };
+
+/** A page's 400 for a request the router cannot read (a repeated query parameter). */
+export const unreadableRequestPage = (message: string): Response =>
+  messagePage({
+    title: "This address cannot be read",
+    message: `${message}.`,
+    status: 400,
+    link: { href: "/dashboard", text: "Back to the dashboard" },
+  });

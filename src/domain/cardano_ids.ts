@@ -24,6 +24,21 @@ const decodeBech32 = (text: string): Decoded<{ prefix: string; bytes: Uint8Array
   }
 };
 
+/**
+ * The network a bech32 id's prefix names, read as the decoders read it: case-insensitively, since an all upper
+ * case bech32 string is the same string (BIP-173). Whoever checks access and whoever looks the id up both ask
+ * here, so they cannot disagree.
+ */
+const hasPrefix = (text: string, prefix: string) => text.slice(0, prefix.length).toLowerCase() === prefix;
+
+/** `pool_test1…` names preprod; `pool1…` names no network by itself (the ledger writes it on every one). */
+export const poolIdNetwork = (text: string): Network | undefined =>
+  hasPrefix(text, "pool_test1") ? "preprod" : undefined;
+
+/** `stake_test1…` is a preprod stake address; anything else is read on mainnet (where it must be `stake1…`). */
+export const stakeAddressNetwork = (text: string): Network =>
+  hasPrefix(text, "stake_test1") ? "preprod" : "mainnet";
+
 /** Pool ids: `pool1…` (28-byte key hash). On preprod the spec writes `pool_test1…`; both are accepted there. */
 export const decodePoolId = (text: string, network: Network): Decoded<{ hash: string }> => {
   const d = decodeBech32(text);

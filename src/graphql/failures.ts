@@ -15,7 +15,7 @@ import { type GraphqlError, graphqlError } from "./errors.ts";
 export class RequestMalformed extends Data.TaggedError("RequestMalformed")<{
   readonly message: string;
   readonly path: string;
-  readonly code: "invalid-json" | "parse-failed";
+  readonly code: "invalid-json" | "parse-failed" | "bad-request";
 }> {}
 
 /** The body is over the size limit: HTTP 413. */

@@ -16,6 +16,10 @@ import { BodyTooLarge, RequestMalformed, toResponse } from "./failures.ts";
 /** The 413 for a body over the limit, in the GraphQL error shape. */
 export const graphqlBodyTooLarge = (message: string): Response => toResponse(new BodyTooLarge({ message }));
 
+/** The 400 for a request the router cannot read (a repeated query parameter), in the GraphQL error shape. */
+export const graphqlBadRequest = (message: string): Response =>
+  toResponse(new RequestMalformed({ message, path: "$", code: "bad-request" }));
+
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 

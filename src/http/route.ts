@@ -3,7 +3,7 @@
  * the adapters that build routes (rest/endpoint.ts) share these types from here, so neither imports the other
  * upwards.
  */
-import type { Effect } from "effect";
+import type { Effect, Either } from "effect";
 import type { Access, AccessShape, Grant } from "@layers/access.ts";
 import type { AppConfig, AppConfigShape } from "@layers/config.ts";
 import type { Cache } from "@layers/cache.ts";
@@ -43,11 +43,17 @@ export type AppServices =
   | Mailer;
 export type Program = Effect.Effect<Response, never, AppServices>;
 
-export interface RouteContext {
+/** A request as the router read it, once: its path's segments and its query's parameters. */
+export interface RequestInput {
   readonly request: Request;
   readonly url: URL;
   /** The path's `:name` segments, decoded. */
   readonly params: Readonly<Record<string, string>>;
+  /** The query's parameters, each given once (the router answers 400 to a repeated one, query_params.ts). */
+  readonly query: Readonly<Record<string, string>>;
+}
+
+export interface RouteContext extends RequestInput {
   /** Present on protected routes: the caller's key and its rate-limit state. */
   readonly grant: Grant | undefined;
   readonly secret: string | undefined;
@@ -58,20 +64,41 @@ export interface RouteContext {
   readonly run: <A>(effect: Effect.Effect<A, never, AppServices>) => Promise<A>;
 }
 
-export interface Route {
+/** What runs: an Effect program, or a plain Response for answers that need no I/O (no fiber to start). */
+export type Runner = (ctx: RouteContext) => Program | Response;
+
+/**
+ * A request's parameters decoded once, before the access check: the network it concerns (what the key must be
+ * allowed), and the program over those same decoded values, so the check and the answer cannot disagree.
+ */
+export interface Prepared {
+  readonly network?: Network;
+  readonly run: Runner;
+}
+
+interface RouteShape {
   readonly method: "GET" | "POST";
   /** A path, with `:name` for a parameter segment (`/v2/explorer/:network/block/:id`). */
   readonly path: string;
   /**
-   * Protected routes name their usage family, what they spend and the network they concern (a `:network` path
-   * segment says it by itself; else a fixed one, or one read from the query): a key limited to other networks
-   * is refused. Public routes need no key.
+   * Protected routes name their usage family, what they spend, and a fixed network when they concern one (the
+   * others say theirs in `prepare`): a key limited to other networks is refused. Public routes need no key.
    */
   readonly access: {
     readonly family: Family;
     readonly spend: Spend;
-    readonly network?: Network | ((url: URL) => Network | undefined);
+    readonly network?: Network;
   } | "public";
-  /** An Effect program, or a plain Response for answers that need no I/O (no fiber to start). */
-  readonly run: (ctx: RouteContext) => Program | Response;
+  /** The route's own envelope for a request it cannot read (a repeated parameter); the REST one otherwise. */
+  readonly malformed?: (message: string) => Response;
 }
+
+/**
+ * A route either runs on the request as it is, or first `prepare`s it: Right, the decoded input with its network;
+ * Left, the answer to input that does not decode (a 400, given once the key is checked).
+ */
+export type Route =
+  & RouteShape
+  & ({ readonly run: Runner } | {
+    readonly prepare: (input: RequestInput) => Either.Either<Prepared, Response>;
+  });

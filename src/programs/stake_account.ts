@@ -13,8 +13,8 @@ import { atTip } from "./at_tip.ts";
 import { AddressSummaries } from "@layers/address_summaries.ts";
 import { decodedOr, fromSql } from "@src/domain/errors.ts";
 
-export const stakeAccount = Effect.fn("stakeAccount.get")(function* (address: string) {
-  const network: Network = address.toLowerCase().startsWith("stake_test1") ? "preprod" : "mainnet";
+/** `network` is `stakeAddressNetwork(address)`, which the route resolved once for the access check. */
+export const stakeAccount = Effect.fn("stakeAccount.get")(function* (address: string, network: Network) {
   const { hashRaw } = yield* decodedOr("address", decodeStakeAddress(address, network));
   const db = (yield* ChainDatabases).get(network);
   const outputs = yield* (yield* AddressSummaries).get(network, {

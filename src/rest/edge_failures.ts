@@ -20,6 +20,12 @@ export class MethodNotAllowed extends Data.TaggedError("MethodNotAllowed")<{
   readonly allow: ReadonlyArray<string>;
 }> {}
 
+/** A query parameter given more than once (src/http/query_params.ts): which one, and how often. */
+export class RepeatedParameter extends Data.TaggedError("RepeatedParameter")<{
+  readonly parameter: string;
+  readonly count: number;
+}> {}
+
 /** A defect while serving: the answer names the request id its log line carries. */
 export class InternalFailure extends Data.TaggedError("InternalFailure")<{ readonly requestId: string }> {}
 
@@ -56,6 +62,7 @@ export class ChainDatabaseUnreachable extends Data.TaggedError("ChainDatabaseUnr
 export type EdgeFailure =
   | RouteNotFound
   | MethodNotAllowed
+  | RepeatedParameter
   | InternalFailure
   | AuthThrottled
   | KeyStoreUnavailable

@@ -14,6 +14,7 @@ import type {
   PriceUnavailable,
 } from "@src/domain/errors.ts";
 import { json } from "@src/http/json.ts";
+import { repeatedParameterMessage } from "@src/http/query_params.ts";
 import { rateLimitHeaders, retryAfterSeconds } from "@src/http/rate_limit_headers.ts";
 import type { EdgeFailure } from "./edge_failures.ts";
 
@@ -60,6 +61,7 @@ export const toResponse = (failure: RestFailure | EdgeFailure | AccessDenied): R
       RouteNotFound: (e) => restError(404, `No route for ${e.method} ${e.path}`),
       MethodNotAllowed: (e) =>
         restError(405, `${e.method} is not allowed on ${e.path}`, { allow: e.allow.join(", ") }),
+      RepeatedParameter: (e) => restError(400, repeatedParameterMessage(e.parameter, e.count)),
       InternalFailure: (e) => restError(500, `Internal error (request id ${e.requestId})`),
       UpgradeExpected: (e) =>
         restError(400, `${e.path} expects a WebSocket upgrade (or POST a JSON-RPC request)`),

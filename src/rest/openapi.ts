@@ -67,13 +67,19 @@ const without400DecodeError = (response: Json): Json => {
   };
 };
 
+/** Every route refuses a repeated query parameter (src/http/query_params.ts); most say nothing else with a 400. */
+const repeatedParameter = {
+  description: "A query parameter is given more than once; the message names it",
+  content: { "application/json": { schema: { $ref: "#/components/schemas/BadRequest" } } },
+};
+
 /** Answers of `src/rest/endpoint.ts` (the REST and explorer groups) carry an ETag and may be 304s. */
 const conditional = new Set(["public", "explorer"]);
 
 /**
  * The document: Effect's derivation from schemas/api.ts, then what Effect cannot say: the security each operation
  * really has (public ones `security: []` against the global key requirement), no decode-error schema of
- * Effect's own, the rate-limit, Retry-After and ETag headers, 304 on conditional GETs, the block's Link header,
+ * Effect's own, the 400 every route gives a repeated query parameter, the rate-limit, Retry-After and ETag headers, 304 on conditional GETs, the block's Link header,
  * and `servers` (relative: the host that served the document).
  */
 export const openApiDocument = (() => {
@@ -95,8 +101,7 @@ export const openApiDocument = (() => {
       const keyed = operation.security.length > 0;
       const responses: Record<string, Json> = operation.responses;
       const bad = without400DecodeError(responses["400"]);
-      if (bad) responses["400"] = bad;
-      else delete responses["400"];
+      responses["400"] = bad ?? repeatedParameter;
       for (const [status, response] of Object.entries(responses)) {
         if (!keyed || status === "101") continue;
         response.headers = {

@@ -7,7 +7,7 @@
  * The key from the `apikey` header (the reference), or the forms the spec's troubleshooting examples use:
  * `Authorization: Bearer <key>`, and the `apikey` / `apiKey` query parameters (the WebSocket form).
  */
-export const apiKeyOf = (request: Request, url: URL): string | undefined => {
+export const apiKeyOf = (request: Request, query: Readonly<Record<string, string>>): string | undefined => {
   const header = request.headers.get("apikey");
   if (header !== null) return header.trim();
   const authorization = request.headers.get("authorization");
@@ -15,7 +15,7 @@ export const apiKeyOf = (request: Request, url: URL): string | undefined => {
     const m = authorization.match(/^Bearer\s+(\S+)\s*$/i);
     return m ? m[1] : "";
   }
-  return url.searchParams.get("apikey") ?? url.searchParams.get("apiKey") ?? undefined;
+  return query.apikey ?? query.apiKey;
 };
 
 /**

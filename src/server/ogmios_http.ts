@@ -15,7 +15,7 @@ import { makeChainSync } from "@src/jsonrpc/chain_sync.ts";
 import { run } from "@src/jsonrpc/dispatch.ts";
 import { encodeReply, isRefused, parseFrame } from "@src/jsonrpc/frame.ts";
 import { errorReply } from "@src/jsonrpc/failures.ts";
-import { AccessRefused, BodyTooLarge, RateLimited } from "@src/jsonrpc/protocol_errors.ts";
+import { AccessRefused, BodyTooLarge, InvalidRequest, RateLimited } from "@src/jsonrpc/protocol_errors.ts";
 import { readBody, tooLargeMessage } from "@src/http/request_body.ts";
 import { rateLimitHeaders, retryAfterSeconds } from "@src/http/rate_limit_headers.ts";
 
@@ -30,6 +30,10 @@ const clientGone = (signal: AbortSignal) =>
 
 const reply = (text: string, status: number, headers: Record<string, string> = {}) =>
   new Response(text, { status, headers: { "content-type": "application/json; charset=utf-8", ...headers } });
+
+/** The 400 for a request the router cannot read (a repeated query parameter), as a JSON-RPC error reply. */
+export const ogmiosBadRequest = (message: string): Response =>
+  reply(encodeReply(errorReply(undefined, null, new InvalidRequest({ detail: message }))), 400);
 
 export const ogmiosHttp = (
   request: Request,

@@ -1,23 +1,27 @@
 /**
  * The HTTP front door: one `(Request) => Promise<Response>` for Deno.serve. It finds the route in `routes.ts`
- * (404/405 before anything else, OPTIONS answered from the path's methods), passes protected routes through
- * `Access` (key, status, limits, usage), runs the route and turns every failure into the documented envelope.
+ * (404/405 before anything else, OPTIONS answered from the path's methods), reads the query once (a repeated
+ * parameter is a 400), lets the route decode its input and name the network it concerns, passes protected routes
+ * through `Access` (key, status, network and family, limits, usage) with that network, runs the route on that
+ * same decoded input and turns every failure into the documented envelope.
  * Failed authentications are counted per client address (`auth_failures.ts`); an address past its allowance
  * gets 429 on protected routes before any key lookup. Every answer then goes out through `http_edge.ts`
  * (request id, security headers, CORS, compression); the request id is on every log line written while serving
  * it. Each answer is counted in the metrics by the matched route's family and its status (`metrics_http.ts`).
  */
-import { Cause, Effect, LogLevel, type ManagedRuntime } from "effect";
+import { Cause, Effect, Either, LogLevel, type ManagedRuntime } from "effect";
 import { Access, AccessDenied, type Grant, insufficientCredits, rateLimitedCounter } from "@layers/access.ts";
 import { Metrics } from "@layers/metrics.ts";
 import { AppConfig } from "@layers/config.ts";
-import type { AppServices, Program, Route, RouteContext } from "@src/http/route.ts";
+import type { AppServices, Prepared, Program, RequestInput, Route, RouteContext } from "@src/http/route.ts";
+import { readQuery, repeatedParameterMessage } from "@src/http/query_params.ts";
 import { rateLimitHeaders } from "@src/http/rate_limit_headers.ts";
 import {
   AuthThrottled,
   InternalFailure,
   KeyStoreUnavailable,
   MethodNotAllowed,
+  RepeatedParameter,
   RouteNotFound,
 } from "@src/rest/edge_failures.ts";
 import { toResponse } from "@src/rest/failures.ts";
@@ -36,12 +40,18 @@ const addressOf = (info: Deno.ServeHandlerInfo | undefined): string => {
   return addr && "hostname" in addr ? addr.hostname : "local";
 };
 
-/** The network a protected request concerns: its `:network` segment, else what its route says. */
-const networkOf = (access: Exclude<Route["access"], "public">, params: Record<string, string>, url: URL) => {
-  const given = params.network;
-  if (given === "mainnet" || given === "preprod") return given;
-  return typeof access.network === "function" ? access.network(url) : access.network;
-};
+/** The route's input read once: `prepare`d (decoded, with its network), or the route's own `run` as it is. */
+const prepareOf = (route: Route, input: RequestInput): Either.Either<Prepared, Response> =>
+  "prepare" in route ? route.prepare(input) : Either.right({
+    run: route.run,
+    ...(route.access === "public" ? {} : { network: route.access.network }),
+  });
+
+/** A repeated query parameter, in the route's own envelope (the REST one unless it has another). */
+const repeated = (route: Route, parameter: string, count: number): Response =>
+  route.malformed
+    ? route.malformed(repeatedParameterMessage(parameter, count))
+    : toResponse(new RepeatedParameter({ parameter, count }));
 
 /** The 500 envelope names the request id its log line carries (the run's `requestId` annotation). */
 export const internalError = (requestId: string) => (cause: Cause.Cause<unknown>) =>
@@ -145,12 +155,14 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
     }
     const { route, params } = found;
     if (found.family !== candidates[0]!.family) families.set(request, found.family);
-    const secret = apiKeyOf(request, url);
+    // one reading of the query for the key, the access check and the program: a repeated parameter is refused
+    const reading = readQuery(url);
+    if (!reading.ok) return Promise.resolve(repeated(route, reading.parameter, reading.count));
+    const input: RequestInput = { request, url, params, query: reading.query };
+    const secret = apiKeyOf(request, reading.query);
     const address = addressOf(info);
     const ctx = (grant: Grant | undefined): RouteContext => ({
-      request,
-      url,
-      params,
+      ...input,
       grant,
       secret,
       clientAddress: address,
@@ -158,9 +170,15 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
       access,
       run,
     });
-    if (route.access === "public") return respond(route.run(ctx(undefined)));
+    const prepared = prepareOf(route, input);
+    if (route.access === "public") {
+      return Either.isLeft(prepared)
+        ? Promise.resolve(prepared.left)
+        : respond(prepared.right.run(ctx(undefined)));
+    }
     const { family, spend } = route.access;
-    const network = networkOf(route.access, params, url);
+    // undecodable input concerns no network: the key is still checked (and the request counted) before its 400
+    const network = Either.isRight(prepared) ? prepared.right.network : route.access.network;
     const waitMs = authFailures.blockedFor(address, Date.now());
     if (waitMs > 0) {
       authThrottled.inc();
@@ -172,7 +190,7 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
       return toResponse(d);
     };
     const granted = (grant: Grant): Promise<Response> | Response => {
-      const result = route.run(ctx(grant));
+      const result = Either.isRight(prepared) ? prepared.right.run(ctx(grant)) : prepared.left;
       return result instanceof Response
         ? withLimitHeaders(result, grant)
         : respond(Effect.map(result, (response) => withLimitHeaders(response, grant)));

@@ -2,7 +2,7 @@
  * Every URL the service answers, with who may call it and what it costs (spec: Endpoints). A newcomer finds an
  * endpoint here first; `run` leads to its program.
  */
-import { Effect, Option, Schema } from "effect";
+import { Effect, Either, Option, Schema } from "effect";
 import { PriceFeed } from "@layers/price_feed.ts";
 import { poolStatus } from "@src/programs/pool_status.ts";
 import * as explorer from "@src/programs/explorer.ts";
@@ -10,8 +10,9 @@ import * as explorerAddress from "@src/programs/explorer_address.ts";
 import * as explorerDReps from "@src/programs/explorer_dreps.ts";
 import * as explorerPool from "@src/programs/explorer_pool.ts";
 import * as explorerTransaction from "@src/programs/explorer_transaction.ts";
-import { poolInfo } from "@src/programs/pool_info.ts";
+import { poolInfo, poolInfoNetwork } from "@src/programs/pool_info.ts";
 import { stakeAccount } from "@src/programs/stake_account.ts";
+import { stakeAddressNetwork } from "@src/domain/cardano_ids.ts";
 import type { Network } from "@schemas/network.ts";
 import { health } from "@src/programs/health.ts";
 import { readiness } from "@src/programs/readiness.ts";
@@ -23,21 +24,22 @@ import { protocolParametersFromNode } from "@src/programs/protocol_parameters.ts
 import { txStatus } from "@src/programs/tx_status.ts";
 import { json } from "@src/http/json.ts";
 import type { Route } from "@src/http/route.ts";
-import { serve } from "@src/rest/endpoint.ts";
+import { type Decoded, type EndpointAccess, serve } from "@src/rest/endpoint.ts";
 import { ChainDatabaseUnreachable, NotReady, UpgradeExpected } from "@src/rest/edge_failures.ts";
 import { toResponse } from "@src/rest/failures.ts";
 import { NotFoundError } from "@src/domain/errors.ts";
 import { docsAsset, docsPage, openApiDocument } from "@src/rest/openapi.ts";
 import { Metrics } from "@layers/metrics.ts";
-import { graphqlBodyTooLarge, graphqlHttp } from "@src/graphql/http.ts";
+import { graphqlBadRequest, graphqlBodyTooLarge, graphqlHttp } from "@src/graphql/http.ts";
 import { graphiqlAsset, graphiqlHtml } from "@src/graphql/graphiql.ts";
 import { graphqlSdl } from "@src/graphql/sdl.ts";
 import { dashboardAccounts } from "@src/dashboard/account_service.ts";
 import { makeDashboardRoutes } from "@src/dashboard/routes.ts";
+import { unreadableRequestPage } from "@src/dashboard/failures.ts";
 import { compressOnce } from "./compression.ts";
 import { htmlPage } from "./html_page.ts";
 import { landingHtml } from "./landing_page.ts";
-import { ogmiosHttp } from "./ogmios_http.ts";
+import { ogmiosBadRequest, ogmiosHttp } from "./ogmios_http.ts";
 import { ogmiosWebSocket } from "./ogmios_ws.ts";
 import { metricsOnMainPort, metricsPath } from "./metrics_http.ts";
 import { readBody, tooLargeMessage } from "@src/http/request_body.ts";
@@ -45,23 +47,27 @@ import { readBody, tooLargeMessage } from "@src/http/request_body.ts";
 const noStore = { "cache-control": "no-store" };
 const encodeHealth = Schema.encodeSync(Health);
 const encodeKeyInfo = Schema.encodeSync(KeyInfo);
-/** The `network` query parameter, mainnet when absent (an invalid one is the route's 400 to give). */
-const queryNetwork = (fallback: (url: URL) => Network) => (url: URL): Network | undefined => {
-  const given = url.searchParams.get("network");
-  return given === null ? fallback(url) : given === "mainnet" || given === "preprod" ? given : undefined;
-};
-const mainnet = () => "mainnet" as const;
-/** Test-network identifiers (`pool_test1…`, `stake_test1…`) imply preprod, as the programs read them. */
-const impliedBy = (parameter: string, testPrefix: string) => (url: URL): Network =>
-  url.searchParams.get(parameter)?.startsWith(testPrefix) ? "preprod" : "mainnet";
-const rest = (network?: (url: URL) => Network | undefined) =>
-  ({ family: "rest", spend: "request", ...(network ? { network } : {}) }) as const;
+/** A REST endpoint: the network a request concerns, when it concerns one, read from its decoded parameters. */
+const rest = <P, Q>(network?: EndpointAccess<P, Q>["network"]): EndpointAccess<P, Q> => ({
+  family: "rest",
+  spend: "request",
+  ...(network ? { network } : {}),
+});
+/** The decoded `network` query parameter (these endpoints default it to mainnet). */
+const queryNetwork = <P>({ query }: Decoded<P, { readonly network: Network }>) => Either.right(query.network);
+/** An explorer endpoint: its network is its decoded `{network}` path segment. */
+const explorerAccess = <P extends { readonly network: Network }, Q>(): EndpointAccess<P, Q> => ({
+  family: "explorer",
+  spend: "request",
+  network: ({ path }) => Either.right(path.network),
+});
 
 const ogmiosRoutes = (network: Network, base: string): Array<Route> => [
   {
     method: "POST",
     path: base,
     access: { family: "ogmios", spend: "request", network },
+    malformed: ogmiosBadRequest,
     run: (ctx) => ogmiosHttp(ctx.request, network, ctx.access, ctx.grant!, ctx.config.maxBodyBytes),
   },
   {
@@ -98,6 +104,7 @@ const graphqlRoutes = (network: Network, path: string): Array<Route> => [
     method: "POST",
     path,
     access: { family: "graphql", spend: "graphql", network },
+    malformed: graphqlBadRequest,
     run: (ctx) =>
       Effect.flatMap(
         readBody(ctx.request, ctx.config.maxBodyBytes),
@@ -130,6 +137,7 @@ const dashboardRoutes: Array<Route> = makeDashboardRoutes(dashboardAccounts).map
   method: r.method,
   path: r.path,
   access: "public",
+  malformed: unreadableRequestPage,
   run: (ctx) =>
     r.run({
       request: ctx.request,
@@ -213,68 +221,68 @@ export const routes: ReadonlyArray<Route> = [
   ),
   serve(
     api.poolInfo,
-    rest(queryNetwork(impliedBy("poolId", "pool_test"))),
-    ({ query }) => poolInfo(query.poolId, query.network),
+    rest(({ query }) => poolInfoNetwork(query.poolId, query.network)),
+    ({ query, network }) => poolInfo(query.poolId, network!),
     () => ({ "cache-control": "public, max-age=60" }),
   ),
   serve(
     api.stakeAccount,
-    rest(impliedBy("address", "stake_test")),
-    ({ query }) => stakeAccount(query.address),
+    rest(({ query }) => Either.right(stakeAddressNetwork(query.address))),
+    ({ query, network }) => stakeAccount(query.address, network!),
     () => ({ "cache-control": "public, max-age=20" }),
   ),
   serve(
     api.poolStatus,
-    rest(queryNetwork(mainnet)),
+    rest(queryNetwork),
     ({ query }) => poolStatus(query.network),
     () => ({ "cache-control": "no-store" }),
   ),
   serve(
     api.protocolParameters,
-    rest(queryNetwork(mainnet)),
+    rest(queryNetwork),
     ({ query }) => protocolParametersFromNode(query.network),
     () => ({ "cache-control": "public, max-age=3600" }),
   ),
   serve(
     api.txStatus,
-    rest(queryNetwork(mainnet)),
+    rest(queryNetwork),
     ({ query }) => txStatus(query.txHash, query.network),
     (status) => ({ "cache-control": status.found ? "public, max-age=5" : "public, max-age=2" }),
   ),
   serve(
     api.pool,
-    { family: "explorer", spend: "request" },
+    explorerAccess(),
     ({ path }) => explorerPool.pool(path.network, path.poolId),
     () => ({ "cache-control": "public, max-age=60" }),
   ),
   serve(
     api.address,
-    { family: "explorer", spend: "request" },
+    explorerAccess(),
     ({ path }) => explorerAddress.address(path.network, path.addr),
     () => ({ "cache-control": "public, max-age=5" }),
   ),
   serve(
     api.addressUtxos,
-    { family: "explorer", spend: "request" },
+    explorerAccess(),
     ({ path, query }) => explorerAddress.addressUtxos(path.network, path.addr, query.page, query.limit),
     () => ({ "cache-control": "public, max-age=5" }),
   ),
   serve(
     api.tx,
-    { family: "explorer", spend: "request" },
+    explorerAccess(),
     ({ path }) => explorerTransaction.transaction(path.network, path.hash),
     // a transaction's content never changes; whether its outputs are spent does, block by block
     () => ({ "cache-control": "public, max-age=20" }),
   ),
   serve(
     api.blocks,
-    { family: "explorer", spend: "request" },
+    explorerAccess(),
     ({ path, query }) => explorer.blocks(path.network, query.page, query.limit),
     () => ({ "cache-control": "public, max-age=5" }),
   ),
   serve(
     api.block,
-    { family: "explorer", spend: "request" },
+    explorerAccess(),
     ({ path }) => explorer.block(path.network, path.id),
     // what a hash names never changes (a rolled-back block disappears: 404); a number's block can, near the tip
     (found, { path }) => ({
@@ -284,7 +292,7 @@ export const routes: ReadonlyArray<Route> = [
   ),
   serve(
     api.blockTransactions,
-    { family: "explorer", spend: "request" },
+    explorerAccess(),
     ({ path, query }) => explorer.blockTransactions(path.network, path.id, query.page, query.limit),
     (_, { path }) => ({
       "cache-control": typeof path.id === "string" ? "public, max-age=86400" : "public, max-age=20",
@@ -292,13 +300,13 @@ export const routes: ReadonlyArray<Route> = [
   ),
   serve(
     api.stats,
-    { family: "explorer", spend: "request" },
+    explorerAccess(),
     ({ path }) => explorer.stats(path.network),
     () => ({ "cache-control": "public, max-age=5" }),
   ),
   serve(
     api.dreps,
-    { family: "explorer", spend: "request" },
+    explorerAccess(),
     ({ path, query }) => explorerDReps.dreps(path.network, query),
     () => ({ "cache-control": "public, max-age=20" }),
   ),

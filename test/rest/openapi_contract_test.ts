@@ -35,6 +35,8 @@ interface Probe {
   readonly op: string;
   readonly status: number;
   readonly answer: Answer;
+  /** Refused before any key or budget is consulted (a repeated query parameter): no X-RateLimit-* to carry. */
+  readonly beforeAccess?: boolean;
 }
 
 /** Documented responses no cheap request can provoke, and why. */
@@ -493,6 +495,14 @@ Deno.test({
         }
       });
 
+      await t.step("400s: a repeated query parameter, on every operation", async () => {
+        for (const [op, r] of Object.entries(reach)) {
+          const path = `${r.path}${r.path.includes("?") ? "&" : "?"}x=1&x=2`;
+          const answer = await request(r.method, path, { key, body: r.body });
+          probes.push({ op, status: 400, answer, beforeAccess: true });
+        }
+      });
+
       await t.step("413s: bodies over MAX_BODY_BYTES", async () => {
         const huge = JSON.stringify({ query: `{ block { block_no } }${" ".repeat(1 << 20)}` });
         for (const path of ["/v1/graphql", "/v1/preprod/graphql", "/v1/ogmios", "/v1/preprod/ogmios"]) {
@@ -644,7 +654,7 @@ Deno.test({
           JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi#/components/'));
         const header = (h: Json) => (h.$ref ? doc.components.headers[h.$ref.split("/").pop()] : h);
         const problems: Array<string> = [];
-        for (const { op, status, answer } of probes) {
+        for (const { op, status, answer, beforeAccess } of probes) {
           const where = `${op} → ${answer.status}`;
           if (answer.status !== status) {
             problems.push(
@@ -679,7 +689,7 @@ Deno.test({
           }
           // a granted request carries its budget (refusals before a budget was consulted do not)
           const granted = [200, 304, 400, 404, 429].includes(status);
-          if (protectedOps.has(op) && granted && !answer.headers.has("x-ratelimit-limit")) {
+          if (protectedOps.has(op) && granted && !beforeAccess && !answer.headers.has("x-ratelimit-limit")) {
             problems.push(`${where}: no X-RateLimit-Limit`);
           }
           if (status === 429 && answer.body?.error?.code === 429 && !answer.headers.has("retry-after")) {

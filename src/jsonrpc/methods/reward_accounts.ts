@@ -18,13 +18,14 @@ const hashRawOf = (input: unknown, script: boolean, network: Network) => {
   if (typeof input !== "string") return Either.left("credentials must be strings");
   const header = ((script ? 0xf0 : 0xe0) | (network === "mainnet" ? 1 : 0)).toString(16);
   if (/^[0-9a-f]{56}$/.test(input)) return Either.right(header + input);
-  if (/^(stake|stake_test)1/.test(input)) {
+  // bech32 in upper case is the same string (BIP-173): read it as the decoders do
+  if (/^(stake|stake_test)1/i.test(input)) {
     const d = decodeStakeAddress(input, network);
     return d.ok ? Either.right(d.value.hashRaw) : Either.left(`stake address ${input} ${d.reason}`);
   }
-  if (/^(stake_vkh|script)1/.test(input)) {
+  if (/^(stake_vkh|script)1/i.test(input)) {
     try {
-      const { words } = bech32.decode(input as `${string}1${string}`, 1023);
+      const { words } = bech32.decode(input as `${string}1${string}`, 1023); // all upper case decodes too
       const bytes = bech32.fromWords(words);
       if (bytes.length === 28) return Either.right(header + hex.encode(bytes));
     } catch { /* reported below */ }
