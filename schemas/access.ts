@@ -7,6 +7,7 @@
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform";
 import { Schema } from "effect";
 import { Forbidden, TooManyRequests, Unauthorized } from "./errors.ts";
+import { GraphqlForbidden, GraphqlTooManyRequests, GraphqlUnauthorized } from "./graphql_wire.ts";
 
 export const apiKeySecurity = HttpApiSecurity.apiKey({ key: "apikey", in: "header" }).pipe(
   HttpApiSecurity.annotate(
@@ -18,5 +19,11 @@ export const apiKeySecurity = HttpApiSecurity.apiKey({ key: "apikey", in: "heade
 
 export class ApiKey extends HttpApiMiddleware.Tag<ApiKey>()("ApiKey", {
   failure: Schema.Union(Unauthorized, Forbidden, TooManyRequests),
+  security: { apikey: apiKeySecurity },
+}) {}
+
+/** The same key on the GraphQL endpoints, whose refusals come in the GraphQL error shape. */
+export class GraphqlApiKey extends HttpApiMiddleware.Tag<GraphqlApiKey>()("GraphqlApiKey", {
+  failure: Schema.Union(GraphqlUnauthorized, GraphqlForbidden, GraphqlTooManyRequests),
   security: { apikey: apiKeySecurity },
 }) {}

@@ -662,6 +662,10 @@ export interface components {
             };
             message: string;
         };
+        /** @description access-denied: the key is inactive, its account disabled, or it may not be used here */
+        GraphqlForbidden: {
+            errors: components["schemas"]["GraphqlError"][];
+        };
         GraphqlRequest: {
             operationName?: string | null;
             query: string;
@@ -675,6 +679,18 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             errors?: components["schemas"]["GraphqlError"][];
+        };
+        /** @description The chain database (unexpected) or the key store (key-store-unavailable) does not answer */
+        GraphqlServiceUnavailable: {
+            errors: components["schemas"]["GraphqlError"][];
+        };
+        /** @description rate-limit-exceeded (the key's rate or GraphQL rate), daily-quota-exceeded, or too-many-auth-failures (this address); Retry-After says when to come back */
+        GraphqlTooManyRequests: {
+            errors: components["schemas"]["GraphqlError"][];
+        };
+        /** @description api-key-required, invalid-api-key (unknown, expired or revoked) or insufficient-credits */
+        GraphqlUnauthorized: {
+            errors: components["schemas"]["GraphqlError"][];
         };
         Health: {
             dependencies: {
@@ -1968,7 +1984,7 @@ export interface operations {
                     "application/json": components["schemas"]["GraphqlBadRequest"];
                 };
             };
-            /** @description API key required, Invalid API key, API key expired, or Key revoked */
+            /** @description api-key-required, invalid-api-key (unknown, expired or revoked) or insufficient-credits */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1977,10 +1993,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["GraphqlUnauthorized"];
                 };
             };
-            /** @description API key is inactive (deactivated by its owner) */
+            /** @description access-denied: the key is inactive, its account disabled, or it may not be used here */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1989,7 +2005,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["GraphqlForbidden"];
                 };
             };
             /** @description The body is larger than the service accepts */
@@ -2004,7 +2020,7 @@ export interface operations {
                     "application/json": components["schemas"]["GraphqlBodyTooLarge"];
                 };
             };
-            /** @description The key's rate, daily quota or GraphQL budget is spent; Retry-After says when to come back */
+            /** @description rate-limit-exceeded (the key's rate or GraphQL rate), daily-quota-exceeded, or too-many-auth-failures (this address); Retry-After says when to come back */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -2014,10 +2030,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TooManyRequests"];
+                    "application/json": components["schemas"]["GraphqlTooManyRequests"];
                 };
             };
-            /** @description A database, the key store or an upstream does not answer; try again shortly */
+            /** @description The chain database (unexpected) or the key store (key-store-unavailable) does not answer */
             503: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2026,7 +2042,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ServiceUnavailable"];
+                    "application/json": components["schemas"]["GraphqlServiceUnavailable"];
                 };
             };
         };
@@ -2390,7 +2406,7 @@ export interface operations {
                     "application/json": components["schemas"]["GraphqlBadRequest"];
                 };
             };
-            /** @description API key required, Invalid API key, API key expired, or Key revoked */
+            /** @description api-key-required, invalid-api-key (unknown, expired or revoked) or insufficient-credits */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2399,10 +2415,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["GraphqlUnauthorized"];
                 };
             };
-            /** @description API key is inactive (deactivated by its owner) */
+            /** @description access-denied: the key is inactive, its account disabled, or it may not be used here */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2411,7 +2427,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["GraphqlForbidden"];
                 };
             };
             /** @description The body is larger than the service accepts */
@@ -2426,7 +2442,7 @@ export interface operations {
                     "application/json": components["schemas"]["GraphqlBodyTooLarge"];
                 };
             };
-            /** @description The key's rate, daily quota or GraphQL budget is spent; Retry-After says when to come back */
+            /** @description rate-limit-exceeded (the key's rate or GraphQL rate), daily-quota-exceeded, or too-many-auth-failures (this address); Retry-After says when to come back */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -2436,10 +2452,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TooManyRequests"];
+                    "application/json": components["schemas"]["GraphqlTooManyRequests"];
                 };
             };
-            /** @description A database, the key store or an upstream does not answer; try again shortly */
+            /** @description The chain database (unexpected) or the key store (key-store-unavailable) does not answer */
             503: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2448,7 +2464,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ServiceUnavailable"];
+                    "application/json": components["schemas"]["GraphqlServiceUnavailable"];
                 };
             };
         };

@@ -23,6 +23,7 @@ import type { Network } from "@schemas/network.ts";
 import type { AccountStore } from "@layers/account_store.ts";
 import type { AttemptThrottle } from "@layers/attempt_throttle.ts";
 import type { Mailer } from "@layers/mailer.ts";
+import type { Refusal } from "./refusal.ts";
 
 export type AppServices =
   | ChainDatabases
@@ -74,4 +75,9 @@ export interface Route {
   } | "public";
   /** An Effect program, or a plain Response for answers that need no I/O (no fiber to start). */
   readonly run: (ctx: RouteContext) => Program | Response;
+  /**
+   * How the router answers this protected route's refusals (key, limits, address throttle, key store), in the
+   * route's own protocol; REST's `{error: {code, message}}` when absent.
+   */
+  readonly refuse?: (refusal: Refusal) => Response;
 }

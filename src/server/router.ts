@@ -160,16 +160,17 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
     });
     if (route.access === "public") return respond(route.run(ctx(undefined)));
     const { family, spend } = route.access;
+    const refuse = route.refuse ?? toResponse; // refusals in the route's own protocol
     const network = networkOf(route.access, params, url);
     const waitMs = authFailures.blockedFor(address, Date.now());
     if (waitMs > 0) {
       authThrottled.inc();
-      return Promise.resolve(toResponse(new AuthThrottled({ waitMs })));
+      return Promise.resolve(refuse(new AuthThrottled({ waitMs })));
     }
     const denied = (d: AccessDenied) => {
       // spent credits are the key owner's business, not a guess at keys
       if (d.status === 401 && d.message !== insufficientCredits) authFailures.record(address, Date.now());
-      return toResponse(d);
+      return refuse(d);
     };
     const granted = (grant: Grant): Promise<Response> | Response => {
       const result = route.run(ctx(grant));
@@ -187,7 +188,7 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
       : authFailures.beginLookup(address, secret ?? "", Date.now());
     if (release === undefined) {
       authThrottled.inc();
-      return Promise.resolve(toResponse(new AuthThrottled({ waitMs: 1_000 })));
+      return Promise.resolve(refuse(new AuthThrottled({ waitMs: 1_000 })));
     }
     return run(
       access.authorize(secret, family, spend, network).pipe(
@@ -198,7 +199,7 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
         }),
         Effect.catchTags({
           AccessDenied: (d) => Effect.succeed(denied(d)),
-          DatabaseUnavailable: () => Effect.succeed(toResponse(new KeyStoreUnavailable())),
+          DatabaseUnavailable: () => Effect.succeed(refuse(new KeyStoreUnavailable())),
         }),
         Effect.catchAllCause(internalError(requestId)),
       ),
