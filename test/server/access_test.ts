@@ -78,6 +78,41 @@ Deno.test({
         },
       );
 
+      await t.step(
+        "every key source works whatever Authorization rides along; apikey header > query > Bearer",
+        async () => {
+          const other = await createKey(env, "--tier", "paid", "--name", "other key");
+          const nameOf = async (path: string, headers: Record<string, string>) => {
+            const r = await fetch(`${service.base}${path}`, { headers });
+            const body = await r.json();
+            assert.equal(r.status, 200, `${path} ${JSON.stringify(headers)}: ${JSON.stringify(body)}`);
+            return body.name;
+          };
+          const basic = `Basic ${btoa("user:password")}`;
+          // another Authorization scheme (a proxy's Basic, a gateway's Bearer that is no key) is not ours
+          assert.equal(await nameOf(`/v1/key?apikey=${paid.key}`, { authorization: basic }), "paid key");
+          assert.equal(await nameOf(`/v1/key?apiKey=${paid.key}`, { authorization: basic }), "paid key");
+          assert.equal(await nameOf("/v1/key", { apikey: paid.key, authorization: basic }), "paid key");
+          assert.equal(
+            await nameOf(`/v1/key?apikey=${paid.key}`, { authorization: "Bearer gateway-token" }),
+            "paid key",
+          );
+          // two keys: the first source in the documented order, not a 400
+          const both = { apikey: paid.key, authorization: `Bearer ${other.key}` };
+          assert.equal(await nameOf(`/v1/key?apikey=${other.key}`, both), "paid key");
+          assert.equal(
+            await nameOf(`/v1/key?apikey=${other.key}`, { authorization: `Bearer ${paid.key}` }),
+            "other key",
+          );
+          // a blank apikey header says nothing: the next source is read
+          assert.equal(await nameOf(`/v1/key?apikey=${paid.key}`, { apikey: " " }), "paid key");
+          // with no key anywhere, an Authorization of another scheme is still "API key required"
+          const none = await fetch(`${service.base}/v1/key`, { headers: { authorization: basic } });
+          assert.equal(none.status, 401);
+          assert.deepEqual(await none.json(), { error: { code: 401, message: "API key required" } });
+        },
+      );
+
       await t.step("deactivate, activate, revoke and rotate with the CLI apply within a second", async () => {
         const k = await createKey(env, "--tier", "paid", "--name", "lifecycle");
         assert.equal((await call(service.base, { key: k.key })).status, 200);
