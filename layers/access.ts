@@ -79,6 +79,8 @@ export const rateLimitMessage = "Rate limit exceeded. Please slow down.";
 
 export const insufficientCredits = "Insufficient credits";
 
+export const keyRequired = "API key required";
+
 /**
  * The key families a request needs: the Ogmios-compatible endpoint is `jsonrpc`, and a submission on it also
  * `submission`; the key's own info (`account`) needs none.
@@ -187,7 +189,7 @@ export const AccessLive: Layer.Layer<Access, never, KeyStore | RateLimiter | Usa
     /** Status and expiry of a resolved key: a refusal, or undefined when the key may proceed. */
     const keyRefusal = (secret: string | undefined, key: KeyRecord | null | undefined, now: number) => {
       if (secret === undefined || secret === "") {
-        return new AccessDenied({ status: 401, message: "API key required" });
+        return new AccessDenied({ status: 401, message: keyRequired });
       }
       if (key === null || key === undefined) {
         return new AccessDenied({ status: 401, message: "Invalid API key" });

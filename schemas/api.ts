@@ -6,7 +6,7 @@
  */
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform";
 import { ParseResult, Schema } from "effect";
-import { ApiKey } from "./access.ts";
+import { ApiKey, GraphqlApiKey } from "./access.ts";
 import { BadRequest, NotFound, ServiceUnavailable } from "./errors.ts";
 import { NetworkParam } from "./network.ts";
 import {
@@ -20,7 +20,13 @@ import {
   PoolInfo,
   Transaction,
 } from "./explorer.ts";
-import { GraphqlBadRequest, GraphqlBodyTooLarge, GraphqlRequest, GraphqlResponse } from "./graphql_wire.ts";
+import {
+  GraphqlBadRequest,
+  GraphqlBodyTooLarge,
+  GraphqlRequest,
+  GraphqlResponse,
+  GraphqlServiceUnavailable,
+} from "./graphql_wire.ts";
 import {
   JsonRpcBodyTooLarge,
   JsonRpcError,
@@ -306,8 +312,8 @@ const graphqlEndpoints = <const N extends string, const P extends `/${string}`>(
       .addSuccess(GraphqlResponse)
       .addError(GraphqlBadRequest)
       .addError(GraphqlBodyTooLarge)
-      .addError(ServiceUnavailable)
-      .middleware(ApiKey)
+      .addError(GraphqlServiceUnavailable)
+      .middleware(GraphqlApiKey)
       .annotateContext(summary(
         `A GraphQL query on ${network}`,
         `The schema: ${path}/schema.graphql (SDL). A GraphQL key budget applies (GRAPHQL_RATE_*); ` +

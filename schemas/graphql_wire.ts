@@ -41,3 +41,43 @@ export class GraphqlBodyTooLarge extends Schema.Class<GraphqlBodyTooLarge>("Grap
   { errors: Schema.Array(GraphqlError) },
   HttpApiSchema.annotations({ status: 413, description: "The body is larger than the service accepts" }),
 ) {}
+
+/**
+ * The router's refusals of a GraphQL request, in the GraphQL error shape with the status REST's access envelope
+ * has (src/graphql/failures.ts): the code says which (`api-key-required`, `invalid-api-key`, `access-denied`,
+ * `rate-limit-exceeded`...) and the message what REST's says.
+ */
+export class GraphqlUnauthorized extends Schema.Class<GraphqlUnauthorized>("GraphqlUnauthorized")(
+  { errors: Schema.Array(GraphqlError) },
+  HttpApiSchema.annotations({
+    status: 401,
+    description: "api-key-required, invalid-api-key (unknown, expired or revoked) or insufficient-credits",
+  }),
+) {}
+
+export class GraphqlForbidden extends Schema.Class<GraphqlForbidden>("GraphqlForbidden")(
+  { errors: Schema.Array(GraphqlError) },
+  HttpApiSchema.annotations({
+    status: 403,
+    description: "access-denied: the key is inactive, its account disabled, or it may not be used here",
+  }),
+) {}
+
+export class GraphqlTooManyRequests extends Schema.Class<GraphqlTooManyRequests>("GraphqlTooManyRequests")(
+  { errors: Schema.Array(GraphqlError) },
+  HttpApiSchema.annotations({
+    status: 429,
+    description: "rate-limit-exceeded (the key's rate or GraphQL rate), daily-quota-exceeded, or " +
+      "too-many-auth-failures (this address); Retry-After says when to come back",
+  }),
+) {}
+
+export class GraphqlServiceUnavailable extends Schema.Class<GraphqlServiceUnavailable>(
+  "GraphqlServiceUnavailable",
+)(
+  { errors: Schema.Array(GraphqlError) },
+  HttpApiSchema.annotations({
+    status: 503,
+    description: "The chain database (unexpected) or the key store (key-store-unavailable) does not answer",
+  }),
+) {}

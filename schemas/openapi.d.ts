@@ -662,6 +662,10 @@ export interface components {
             };
             message: string;
         };
+        /** @description access-denied: the key is inactive, its account disabled, or it may not be used here */
+        GraphqlForbidden: {
+            errors: components["schemas"]["GraphqlError"][];
+        };
         GraphqlRequest: {
             operationName?: string | null;
             query: string;
@@ -675,6 +679,18 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             errors?: components["schemas"]["GraphqlError"][];
+        };
+        /** @description The chain database (unexpected) or the key store (key-store-unavailable) does not answer */
+        GraphqlServiceUnavailable: {
+            errors: components["schemas"]["GraphqlError"][];
+        };
+        /** @description rate-limit-exceeded (the key's rate or GraphQL rate), daily-quota-exceeded, or too-many-auth-failures (this address); Retry-After says when to come back */
+        GraphqlTooManyRequests: {
+            errors: components["schemas"]["GraphqlError"][];
+        };
+        /** @description api-key-required, invalid-api-key (unknown, expired or revoked) or insufficient-credits */
+        GraphqlUnauthorized: {
+            errors: components["schemas"]["GraphqlError"][];
         };
         Health: {
             dependencies: {
@@ -2028,7 +2044,7 @@ export interface operations {
                     "application/json": components["schemas"]["GraphqlBadRequest"];
                 };
             };
-            /** @description API key required, Invalid API key, API key expired, or Key revoked */
+            /** @description api-key-required, invalid-api-key (unknown, expired or revoked) or insufficient-credits */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2037,10 +2053,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["GraphqlUnauthorized"];
                 };
             };
-            /** @description API key is inactive (deactivated by its owner) */
+            /** @description access-denied: the key is inactive, its account disabled, or it may not be used here */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2049,7 +2065,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["GraphqlForbidden"];
                 };
             };
             /** @description The body is larger than the service accepts */
@@ -2064,7 +2080,7 @@ export interface operations {
                     "application/json": components["schemas"]["GraphqlBodyTooLarge"];
                 };
             };
-            /** @description The key's rate, daily quota or GraphQL budget is spent; Retry-After says when to come back */
+            /** @description rate-limit-exceeded (the key's rate or GraphQL rate), daily-quota-exceeded, or too-many-auth-failures (this address); Retry-After says when to come back */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -2074,10 +2090,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TooManyRequests"];
+                    "application/json": components["schemas"]["GraphqlTooManyRequests"];
                 };
             };
-            /** @description A database, the key store or an upstream does not answer; try again shortly */
+            /** @description The chain database (unexpected) or the key store (key-store-unavailable) does not answer */
             503: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2086,7 +2102,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ServiceUnavailable"];
+                    "application/json": components["schemas"]["GraphqlServiceUnavailable"];
                 };
             };
         };
@@ -2498,7 +2514,7 @@ export interface operations {
                     "application/json": components["schemas"]["GraphqlBadRequest"];
                 };
             };
-            /** @description API key required, Invalid API key, API key expired, or Key revoked */
+            /** @description api-key-required, invalid-api-key (unknown, expired or revoked) or insufficient-credits */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2507,10 +2523,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["GraphqlUnauthorized"];
                 };
             };
-            /** @description API key is inactive (deactivated by its owner) */
+            /** @description access-denied: the key is inactive, its account disabled, or it may not be used here */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2519,7 +2535,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["GraphqlForbidden"];
                 };
             };
             /** @description The body is larger than the service accepts */
@@ -2534,7 +2550,7 @@ export interface operations {
                     "application/json": components["schemas"]["GraphqlBodyTooLarge"];
                 };
             };
-            /** @description The key's rate, daily quota or GraphQL budget is spent; Retry-After says when to come back */
+            /** @description rate-limit-exceeded (the key's rate or GraphQL rate), daily-quota-exceeded, or too-many-auth-failures (this address); Retry-After says when to come back */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -2544,10 +2560,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TooManyRequests"];
+                    "application/json": components["schemas"]["GraphqlTooManyRequests"];
                 };
             };
-            /** @description A database, the key store or an upstream does not answer; try again shortly */
+            /** @description The chain database (unexpected) or the key store (key-store-unavailable) does not answer */
             503: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2556,7 +2572,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ServiceUnavailable"];
+                    "application/json": components["schemas"]["GraphqlServiceUnavailable"];
                 };
             };
         };

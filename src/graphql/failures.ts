@@ -1,13 +1,18 @@
 /**
  * What a GraphQL request may fail with, and how each failure reaches the wire as the spec's Hasura-style
  * `{errors: [{message, extensions: {path, code}}]}`. The request reader, the cost walk, the validator, the
- * compiler, the planner's guard and the statement fail with these tags; only `toResponse` knows statuses, codes
- * and the envelope. Database failures are told apart by their SQLSTATE (`fromStatementFailure`).
+ * compiler, the planner's guard and the statement fail with these tags, and the router refuses GraphQL requests
+ * with the front door's refusals (src/http/refusal.ts: key, limits, address throttle, key store); only
+ * `toResponse` knows statuses, codes and the envelope. Database failures are told apart by their SQLSTATE
+ * (`fromStatementFailure`).
  */
 import type { SqlError } from "@effect/sql/SqlError";
 import { Data, Match } from "effect";
+import { type AccessDenied, insufficientCredits, keyRequired } from "@layers/access.ts";
 import type { Network } from "@schemas/network.ts";
 import { DatabaseUnavailable } from "@src/domain/errors.ts";
+import { keyStoreDownMessage, type Refusal, throttledMessage } from "@src/http/refusal.ts";
+import { rateLimitHeaders, retryAfterSeconds } from "@src/http/rate_limit_headers.ts";
 import { graphqlResponse } from "./answer.ts";
 import { type GraphqlError, graphqlError } from "./errors.ts";
 
@@ -99,8 +104,32 @@ const one = (message: string, path: string, code: string): ReadonlyArray<Graphql
   graphqlError(message, path, code),
 ];
 
-/** Status, errors, and statements issued: a failure of the statement itself counts its one statement. */
-const envelope = (failure: GraphqlFailure): readonly [number, ReadonlyArray<GraphqlError>, number] =>
+/** A refused key's code: what a client branches on (the message says which key problem or which budget). */
+const accessCode = (d: AccessDenied): string =>
+  d.status === 429
+    ? d.limit?.exceeded === "daily" ? "daily-quota-exceeded" : "rate-limit-exceeded"
+    : d.status === 403
+    ? "access-denied"
+    : d.message === keyRequired
+    ? "api-key-required"
+    : d.message === insufficientCredits
+    ? "insufficient-credits"
+    : "invalid-api-key";
+
+/** The access signals REST's access envelope carries, on the errors array too. */
+const accessHeaders = (d: AccessDenied): Record<string, string> => ({
+  ...rateLimitHeaders(d.limit),
+  ...(d.status === 429 && d.limit ? { "retry-after": retryAfterSeconds(d.limit.resetMs) } : {}),
+  ...(d.status === 401 ? { "www-authenticate": 'apikey realm="cardano-data-service"' } : {}),
+});
+
+/**
+ * Status, errors, statements issued (a failure of the statement itself counts its one statement), and the
+ * headers a refusal carries.
+ */
+const envelope = (
+  failure: GraphqlFailure | Refusal,
+): readonly [number, ReadonlyArray<GraphqlError>, number, Record<string, string>?] =>
   Match.value(failure).pipe(
     Match.tagsExhaustive({
       RequestMalformed: (e) => [400, one(e.message, e.path, e.code), 0] as const,
@@ -125,10 +154,20 @@ const envelope = (failure: GraphqlFailure): readonly [number, ReadonlyArray<Grap
       // an outage, not the query's fault: 503 with the errors array
       DatabaseUnavailable: () =>
         [503, one("the chain database could not answer; try again shortly", "$", "unexpected"), 1] as const,
+      // refused at the door, before the query is read: the same statuses and messages as REST's access envelope
+      AccessDenied: (e) => [e.status, one(e.message, "$", accessCode(e)), 0, accessHeaders(e)] as const,
+      AuthThrottled: (e) => {
+        const seconds = retryAfterSeconds(e.waitMs);
+        const errors = one(throttledMessage(seconds), "$", "too-many-auth-failures");
+        return [429, errors, 0, { "retry-after": seconds }] as const;
+      },
+      KeyStoreUnavailable: () => [503, one(keyStoreDownMessage, "$", "key-store-unavailable"), 0] as const,
     }),
   );
 
-export const toResponse = (failure: GraphqlFailure): Response => {
-  const [status, errors, statements] = envelope(failure);
-  return graphqlResponse(JSON.stringify({ errors }), status, statements);
+export const toResponse = (failure: GraphqlFailure | Refusal): Response => {
+  const [status, errors, statements, headers] = envelope(failure);
+  const response = graphqlResponse(JSON.stringify({ errors }), status, statements);
+  for (const [name, value] of Object.entries(headers ?? {})) response.headers.set(name, value);
+  return response;
 };

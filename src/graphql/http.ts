@@ -3,15 +3,20 @@
  * `{data}` or `{errors: [{message, extensions: {path, code}}]}` out. Query errors answer 200 (spec); a body that
  * is not such a JSON object answers 400 in the same error shape, a body over the size limit 413 (the server reads
  * the body under that limit). `X-SQL-Statements` says how many statements the request issued (1 for any query
- * that reads the database).
+ * that reads the database). The router's refusals (401, 403, 429, a key store outage's 503) come in the same
+ * shape, with their rate-limit headers (`graphqlRefusal`).
  */
 import { Effect, Either } from "effect";
 import { GraphqlSchemas } from "@layers/graphql_schemas.ts";
 import type { Tier } from "@layers/key_store.ts";
 import type { Network } from "@schemas/network.ts";
+import type { Refusal } from "@src/http/refusal.ts";
 import { graphqlResponse } from "./answer.ts";
 import { executeGraphql, type GraphqlRequest } from "./execute.ts";
 import { BodyTooLarge, RequestMalformed, toResponse } from "./failures.ts";
+
+/** The router's refusals of a GraphQL request (key, limits, address throttle, key store) in the errors array. */
+export const graphqlRefusal = (refusal: Refusal): Response => toResponse(refusal);
 
 /** The 413 for a body over the limit, in the GraphQL error shape. */
 export const graphqlBodyTooLarge = (message: string): Response => toResponse(new BodyTooLarge({ message }));

@@ -34,12 +34,23 @@ export const queryBudget: Readonly<Record<Tier, QueryBudget>> = {
 export const introspectionBudget = 2;
 /**
  * The planner's estimated cost (PostgreSQL cost units, about one sequential page read each) of the root accesses
- * to chain-sized tables one query may make; a filter matching at least `unselective` of a table (and at least
- * `unselectiveRows` rows) does not narrow the scan and counts as no filter (plan_guard.ts).
+ * to chain-sized tables one query may make; a filter matching at least `unselective` of a table does not narrow
+ * the scan, and once such filters of a query match more rows than the tier's row budget they count as no filter
+ * (plan_guard.ts): the guard judges what a query costs on this chain, so a small chain answers what mainnet
+ * refuses.
  */
 export const planCostBudget: Readonly<Record<Tier, number>> = { FREE: 100_000, PAID: 1_000_000 };
 export const unselective = 0.5;
-export const unselectiveRows = 1000;
+
+/** What the plan guard allows one query: rows its unselective filters may match, and the planner's cost. */
+export interface PlanBudget {
+  readonly rows: number;
+  readonly cost: number;
+}
+export const planBudget = (tier: Tier): PlanBudget => ({
+  rows: queryBudget[tier].rows,
+  cost: planCostBudget[tier],
+});
 /** Values in one `_in` / `_nin` list. */
 export const maxListValues = 1000;
 

@@ -1,17 +1,19 @@
 /**
  * The planner as judge of filters on chain-sized tables. An indexed column in a filter is not enough: `id > 0`
  * uses the index and still reads the whole table. So before a query runs, each root access to a chain-sized
- * table through a filter is EXPLAINed on its own (a plan only, nothing executes): a filter the planner expects
- * to match most of the table does not narrow the scan and counts as no filter (the rule for unfiltered reads
- * then applies: an index order, or none, and a limit), and the planner's estimated cost of these accesses is
- * bounded per tier. PGlite is PostgreSQL, so the same rule holds on both backends. Estimates are remembered
- * per statement and parameters for a minute, a table's size likewise.
+ * table through a filter is EXPLAINed on its own (a plan only, nothing executes). A filter the planner expects
+ * to match most of the table does not narrow the scan; what it costs is the rows it matches, so such filters
+ * may match up to the tier's row budget together (on a small chain, half of `tx` is a few thousand rows), and
+ * past it count as no filter (the rule for unfiltered reads then applies: an index order, or none, and a
+ * limit). The planner's estimated cost of all these accesses is bounded per tier too. PGlite is PostgreSQL, so
+ * the same rule holds on both backends. Estimates are remembered per statement and parameters for a minute, a
+ * table's size likewise.
  */
 import type { SqlClient } from "@effect/sql/SqlClient";
 import { Effect } from "effect";
 import type { Tier } from "@layers/key_store.ts";
 import { StatementRefused } from "./failures.ts";
-import { planCostBudget, unselective, unselectiveRows } from "./limits.ts";
+import { type PlanBudget, planBudget, planCostBudget, unselective } from "./limits.ts";
 import { ident } from "./sql_text.ts";
 
 /** One root access to a chain-sized table through a filter, as compile.ts writes it for the guard. */
@@ -111,22 +113,28 @@ const rowsOf = (sql: SqlClient, table: string) =>
 const amount = (n: number) => Math.round(n).toLocaleString("en-US");
 
 /**
- * Fails with the first access the planner finds unselective, or with the cost of all of them together over
- * the tier's budget; succeeds when the query may run.
+ * Fails with the access whose unselective filter takes the rows such filters match past the budget's rows, or
+ * with the cost of all the accesses together over the budget's cost; succeeds when the query may run. `budget`
+ * is the tier's (limits.ts) unless a caller passes its own.
  */
 export const refuseUnselective = (
   sql: SqlClient,
   probes: ReadonlyArray<PlanProbe>,
   tier: Tier,
+  budget: PlanBudget = planBudget(tier),
 ): Effect.Effect<void, StatementRefused> =>
   Effect.gen(function* () {
     let cost = 0;
+    /** Rows matched by the filters so far that do not narrow their scan. */
+    let unselectiveRows = 0;
     for (const probe of probes) {
       const e = yield* estimate(sql, probe);
       if (!e) continue;
-      if (probe.withoutFilter !== undefined && e.rows >= unselectiveRows) {
+      if (probe.withoutFilter !== undefined) {
         const size = (yield* rowsOf(sql, probe.table)) ?? e.rows;
-        if (e.rows >= unselective * size) {
+        const narrows = e.rows < unselective * size;
+        if (!narrows) unselectiveRows += e.rows;
+        if (!narrows && unselectiveRows > budget.rows) {
           return yield* new StatementRefused({
             message:
               `the filter matches about ${
@@ -141,14 +149,14 @@ export const refuseUnselective = (
         }
       }
       cost += e.cost;
-      if (cost > planCostBudget[tier]) {
+      if (cost > budget.cost) {
         const other = tier === "FREE" ? "PAID" : "FREE";
         return yield* new StatementRefused({
           message:
             `the planner estimates the query's reads of chain-sized tables at ${
               amount(cost)
             } (cost units, about ` +
-            `one page read each); the ${tier} limit is ${amount(planCostBudget[tier])} per query (${other} ` +
+            `one page read each); the ${tier} limit is ${amount(budget.cost)} per query (${other} ` +
             `${amount(planCostBudget[other])}): filter on an indexed column with _eq, _in or a narrow range`,
           path: probe.path,
         });

@@ -23,6 +23,7 @@ import type { Network } from "@schemas/network.ts";
 import type { AccountStore } from "@layers/account_store.ts";
 import type { AttemptThrottle } from "@layers/attempt_throttle.ts";
 import type { Mailer } from "@layers/mailer.ts";
+import type { Refusal } from "./refusal.ts";
 
 export type AppServices =
   | ChainDatabases
@@ -91,6 +92,11 @@ interface RouteShape {
   } | "public";
   /** The route's own envelope for a request it cannot read (a repeated parameter); the REST one otherwise. */
   readonly malformed?: (message: string) => Response;
+  /**
+   * How the router answers this protected route's refusals (key, limits, address throttle, key store), in the
+   * route's own protocol; REST's `{error: {code, message}}` when absent.
+   */
+  readonly refuse?: (refusal: Refusal) => Response;
 }
 
 /**

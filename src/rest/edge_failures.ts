@@ -2,10 +2,15 @@
  * Failures of the HTTP front door itself, before or around a route's program: no such route, a method the path
  * does not take, an unexpected defect, the caller's address throttled, the key store down, the service not ready.
  * They reach the wire through the same mapper as the programs' failures (failures.ts); access refusals are
- * `AccessDenied` from layers/access.ts.
+ * `AccessDenied` from layers/access.ts, and the address throttle and the key store's outage are defined with them
+ * in src/http/refusal.ts (other protocols answer those in their own dialect).
  */
 import { Data } from "effect";
 import type { Network } from "@schemas/network.ts";
+import { AuthThrottled, KeyStoreUnavailable } from "@src/http/refusal.ts";
+
+// the front door's refusals are shared by every protocol's dialect (src/http/refusal.ts)
+export { AuthThrottled, KeyStoreUnavailable };
 
 /** No route has this path. */
 export class RouteNotFound extends Data.TaggedError("RouteNotFound")<{
@@ -28,12 +33,6 @@ export class RepeatedParameter extends Data.TaggedError("RepeatedParameter")<{
 
 /** A defect while serving: the answer names the request id its log line carries. */
 export class InternalFailure extends Data.TaggedError("InternalFailure")<{ readonly requestId: string }> {}
-
-/** The caller's address failed authentication too often; it may try again in `waitMs`. */
-export class AuthThrottled extends Data.TaggedError("AuthThrottled")<{ readonly waitMs: number }> {}
-
-/** The key store could not be read, so no key can be checked. */
-export class KeyStoreUnavailable extends Data.TaggedError("KeyStoreUnavailable") {}
 
 /** `/ready` while a dependency is not ready (or the service starts or stops). */
 export class NotReady extends Data.TaggedError("NotReady")<{

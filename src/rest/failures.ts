@@ -15,6 +15,7 @@ import type {
 } from "@src/domain/errors.ts";
 import { json } from "@src/http/json.ts";
 import { repeatedParameterMessage } from "@src/http/query_params.ts";
+import { keyStoreDownMessage, throttledMessage } from "@src/http/refusal.ts";
 import { rateLimitHeaders, retryAfterSeconds } from "@src/http/rate_limit_headers.ts";
 import type { EdgeFailure } from "./edge_failures.ts";
 
@@ -69,7 +70,7 @@ export const toResponse = (failure: RestFailure | EdgeFailure | AccessDenied): R
         restError(401, "The metrics token is missing or wrong (Authorization: Bearer <METRICS_TOKEN>)", {
           "www-authenticate": 'Bearer realm="metrics"',
         }),
-      KeyStoreUnavailable: () => restError(503, "The key store is unavailable; try again shortly"),
+      KeyStoreUnavailable: () => restError(503, keyStoreDownMessage),
       ChainDatabaseUnreachable: (e) =>
         restError(503, `The ${e.network} chain database is unavailable: ${e.message}`),
       NotReady: (e) => restError(503, `Not ready: ${e.reason}`, unready(e.stopping)),
@@ -83,11 +84,7 @@ export const toResponse = (failure: RestFailure | EdgeFailure | AccessDenied): R
         }),
       AuthThrottled: (e) => {
         const seconds = retryAfterSeconds(e.waitMs);
-        return accessError(
-          429,
-          `Too many failed authentication attempts from this address; try again in ${seconds} s`,
-          { "retry-after": seconds },
-        );
+        return accessError(429, throttledMessage(seconds), { "retry-after": seconds });
       },
     }),
   );

@@ -1,22 +1,26 @@
 /**
  * HTTP side of access control: where a request carries its key, and how keyed answers may be cached (spec:
- * Authentication). Refusals are answered by the REST mapper (src/rest/failures.ts).
+ * Authentication). Refusals are answered in each route's dialect (`Route.refuse`; REST's envelope by default).
  */
 
-/**
- * The key from the `apikey` header (the reference), or the forms the spec's troubleshooting examples use:
- * `Authorization: Bearer <key>`, and the `apikey` / `apiKey` query parameters (the WebSocket form).
- */
-export const apiKeyOf = (request: Request, query: Readonly<Record<string, string>>): string | undefined => {
-  const header = request.headers.get("apikey");
-  if (header !== null) return header.trim();
-  const authorization = request.headers.get("authorization");
-  if (authorization !== null) {
-    const m = authorization.match(/^Bearer\s+(\S+)\s*$/i);
-    return m ? m[1] : "";
-  }
-  return query.apikey ?? query.apiKey;
+/** A source's value, or undefined when it says nothing (absent or blank). */
+const given = (value: string | null | undefined): string | undefined => {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : undefined;
 };
+
+/**
+ * The key, from the first source that gives one: the `apikey` header (the reference), the `apikey` / `apiKey`
+ * query parameter (the spec's other form, and the WebSocket one), then `Authorization: Bearer <key>` (the
+ * spec's troubleshooting examples). A key given in two sources is the first one's, not a 400: a gateway or HTTP
+ * library may add an `Authorization: Bearer` of its own to a request that carries its key in `apikey`, and such
+ * requests must work. Any other Authorization scheme (Basic, Digest...) is not ours and is ignored.
+ */
+export const apiKeyOf = (request: Request, query: Readonly<Record<string, string>>): string | undefined =>
+  given(request.headers.get("apikey")) ??
+    given(query.apikey) ??
+    given(query.apiKey) ??
+    given(request.headers.get("authorization")?.match(/^Bearer\s+(\S+)\s*$/i)?.[1]);
 
 /**
  * Keyed answers are `private`: a shared cache or CDN must not hand one caller's answer (with its per-key

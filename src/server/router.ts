@@ -177,17 +177,18 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
         : respond(prepared.right.run(ctx(undefined)));
     }
     const { family, spend } = route.access;
+    const refuse = route.refuse ?? toResponse; // refusals in the route's own protocol
     // undecodable input concerns no network: the key is still checked (and the request counted) before its 400
     const network = Either.isRight(prepared) ? prepared.right.network : route.access.network;
     const waitMs = authFailures.blockedFor(address, Date.now());
     if (waitMs > 0) {
       authThrottled.inc();
-      return Promise.resolve(toResponse(new AuthThrottled({ waitMs })));
+      return Promise.resolve(refuse(new AuthThrottled({ waitMs })));
     }
     const denied = (d: AccessDenied) => {
       // spent credits are the key owner's business, not a guess at keys
       if (d.status === 401 && d.message !== insufficientCredits) authFailures.record(address, Date.now());
-      return toResponse(d);
+      return refuse(d);
     };
     const granted = (grant: Grant): Promise<Response> | Response => {
       const result = Either.isRight(prepared) ? prepared.right.run(ctx(grant)) : prepared.left;
@@ -205,7 +206,7 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
       : authFailures.beginLookup(address, secret ?? "", Date.now());
     if (release === undefined) {
       authThrottled.inc();
-      return Promise.resolve(toResponse(new AuthThrottled({ waitMs: 1_000 })));
+      return Promise.resolve(refuse(new AuthThrottled({ waitMs: 1_000 })));
     }
     return run(
       access.authorize(secret, family, spend, network).pipe(
@@ -216,7 +217,7 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
         }),
         Effect.catchTags({
           AccessDenied: (d) => Effect.succeed(denied(d)),
-          DatabaseUnavailable: () => Effect.succeed(toResponse(new KeyStoreUnavailable())),
+          DatabaseUnavailable: () => Effect.succeed(refuse(new KeyStoreUnavailable())),
         }),
         Effect.catchAllCause(internalError(requestId)),
       ),

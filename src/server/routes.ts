@@ -30,7 +30,7 @@ import { toResponse } from "@src/rest/failures.ts";
 import { NotFoundError } from "@src/domain/errors.ts";
 import { docsAsset, docsPage, openApiDocument } from "@src/rest/openapi.ts";
 import { Metrics } from "@layers/metrics.ts";
-import { graphqlBadRequest, graphqlBodyTooLarge, graphqlHttp } from "@src/graphql/http.ts";
+import { graphqlBadRequest, graphqlBodyTooLarge, graphqlHttp, graphqlRefusal } from "@src/graphql/http.ts";
 import { graphiqlAsset, graphiqlHtml } from "@src/graphql/graphiql.ts";
 import { graphqlSdl } from "@src/graphql/sdl.ts";
 import { dashboardAccounts } from "@src/dashboard/account_service.ts";
@@ -113,6 +113,7 @@ const graphqlRoutes = (network: Network, path: string): Array<Route> => [
             ? Effect.succeed(graphqlBodyTooLarge(tooLargeMessage(body.limit)))
             : graphqlHttp(body.text, network, ctx.grant!.key.tier),
       ),
+    refuse: graphqlRefusal,
   },
   {
     method: "GET",

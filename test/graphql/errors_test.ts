@@ -225,6 +225,54 @@ Deno.test({
       );
 
       await t.step(
+        "filters that do not narrow the scan are judged by the rows they match, against the tier's row budget",
+        async () => {
+          const [chain] = await f.query<{ txs: number; outs: number }>(
+            "mainnet",
+            "select (select count(*) from tx)::int as txs, (select count(*) from tx_out)::int as outs",
+          );
+          // the demo chain is small: all of tx fits FREE's 20,000 rows, all of tx_out does not
+          assert.ok(chain!.txs > 2_000 && chain!.txs < 20_000 && chain!.outs > 20_000, JSON.stringify(chain));
+          // the blocks holding the first 60% of the transactions: a range the planner sees matching most of tx
+          const [range] = await f.query<{ from: number; to: number; count: number }>(
+            "mainnet",
+            "with r as (select min(block_id) as lo, (select block_id from tx order by id offset $1 limit 1) as hi " +
+              "from tx) select r.lo::int as from, r.hi::int as to, " +
+              "(select count(*) from tx where block_id between r.lo and r.hi)::int as count from r",
+            Math.floor(chain!.txs * 0.6),
+          );
+          const halfChain = `{ tx_aggregate(where: {block_id: {_gte: ${range!.from}, _lte: ${range!.to}}}) ` +
+            "{ aggregate { count } } }";
+          const free = await f.free.request<Json>(halfChain);
+          assert.equal(free.tx_aggregate.aggregate.count, range!.count);
+          const all = await f.free.request<Json>(
+            "{ tx_aggregate(where: {id: {_gt: 0}}) { aggregate { count } } }",
+          );
+          assert.equal(all.tx_aggregate.aggregate.count, chain!.txs);
+          // more rows than the budget: refused as before, FREE past 20,000 and PAID within 2,000,000
+          const outs = "{ tx_out_aggregate(where: {id: {_gt: 0}}) { aggregate { count } } }";
+          const [refused] = await errorsOf(f.free.request(outs));
+          assert.deepEqual(refused!.extensions, {
+            path: "$.selectionSet.tx_out_aggregate",
+            code: "validation-failed",
+          });
+          assert.match(
+            refused!.message,
+            /^the filter matches about 100% of tx_out's [\d,]+ rows \(the planner's estimate\): it does not narrow the scan, so it counts as no filter, and tx_out is a chain-sized table: .*or set a limit$/,
+          );
+          const paid = await f.paid.request<Json>(outs);
+          assert.equal(paid.tx_out_aggregate.aggregate.count, chain!.outs);
+          // the rows of a query's unselective filters add up: twice all of tx is past FREE's budget
+          const twice = `{ a: tx_aggregate(where: {id: {_gt: 0}}) { aggregate { count } } ` +
+            `b: tx_aggregate(where: {id: {_gt: 0}}) { aggregate { count } } }`;
+          const [summed] = await errorsOf(f.free.request(twice));
+          assert.equal(summed!.extensions.path, "$.selectionSet.b");
+          assert.match(summed!.message, /matches about 100% of tx's [\d,]+ rows .* does not narrow the scan/);
+          assert.equal((await f.paid.request<Json>(twice)).b.aggregate.count, chain!.txs);
+        },
+      );
+
+      await t.step(
         "limits: maximum limit and offset, the nested-rows budget, aggregate nodes, _in size",
         async () => {
           const [limit] = await errorsOf(f.paid.request("{ block(limit: 5000) { hash } }"));
@@ -288,17 +336,21 @@ Deno.test({
       });
 
       await t.step(
-        "the key: 401 without or with a wrong one, in the access envelope; same key on both networks",
+        "the key: 401 without or with a wrong one, as GraphQL errors; same key on both networks",
         async () => {
           const missing = await f.post({ query: "{ epoch(limit: 1) { no } }" }, "/v1/graphql", "");
           assert.equal(missing.status, 401);
-          assert.deepEqual(missing.body, { error: { code: 401, message: "API key required" } });
+          assert.deepEqual(missing.body, {
+            errors: [{ message: "API key required", extensions: { path: "$", code: "api-key-required" } }],
+          });
           const wrong = await f.post(
             { query: "{ epoch(limit: 1) { no } }" },
             "/v1/preprod/graphql",
             "cds_" + "x".repeat(32),
           );
-          assert.deepEqual(wrong.body, { error: { code: 401, message: "Invalid API key" } });
+          assert.deepEqual(wrong.body, {
+            errors: [{ message: "Invalid API key", extensions: { path: "$", code: "invalid-api-key" } }],
+          });
           const preprod = await f.post({ query: "{ epoch(limit: 1) { no } }" }, "/v1/preprod/graphql");
           assert.equal(preprod.status, 200);
         },

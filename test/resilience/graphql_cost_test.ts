@@ -1,9 +1,10 @@
 /**
  * GraphQL requests that once stalled the whole service (issue 14), sent with a FREE key to the real service: a
  * chain of fragments each spreading the next twice, 1,000 aliases of a 1,000-row list, 200 aliased
- * introspections, a range filter that matches the whole of tx_out, reads the planner prices over the tier's
- * bound. Each is refused with an error naming its limit within 2 s, while `/health` keeps answering in under
- * 100 ms; normal queries (exact matches, recent blocks, keyset pages, one full introspection) still answer.
+ * introspections, a range filter that matches the whole of tx_out (more rows than the tier's row budget), reads
+ * the planner prices over the tier's bound. Each is refused with an error naming its limit within 2 s, while
+ * `/health` keeps answering in under 100 ms; normal queries (exact matches, recent blocks, keyset pages, one
+ * full introspection) still answer.
  * Runs on PGlite and, with TEST_DATABASE_URL, on PostgreSQL.
  */
 import assert from "node:assert/strict";
@@ -189,10 +190,12 @@ Deno.test({
             "{ tx_out(where: {id: {_gt: 0}}, order_by: {value: desc}, limit: 1000) { id value } }",
             /matches about 100% of tx_out's [\d,]+ rows .* does not narrow the scan/,
           );
+          // judged by the rows it matches: all of tx_out is past FREE's 20,000 rows on the demo chain (all of
+          // tx, about 11,500, is within it and answers; errors_test.ts shows that)
           await assertRefused(
             f,
-            "{ tx_aggregate(where: {id: {_gt: 0}}) { aggregate { count } } }",
-            /does not narrow the scan.*or set a limit/,
+            "{ tx_out_aggregate(where: {id: {_gt: 0}}) { aggregate { count } } }",
+            /matches about 100% of tx_out's .* does not narrow the scan.*or set a limit/,
           );
           // filters that narrow, but whose reads the planner prices high (a sort through a relationship for
           // each of an epoch's transactions), summed over the aliases: over FREE's bound, within PAID's

@@ -78,6 +78,43 @@ Deno.test({
         },
       );
 
+      await t.step(
+        "every key source works whatever Authorization rides along; apikey header > query > Bearer",
+        async () => {
+          // keys of their own: the paid key's usage is counted in a later step
+          const first = await createKey(env, "--tier", "paid", "--name", "first key");
+          const other = await createKey(env, "--tier", "paid", "--name", "other key");
+          const nameOf = async (path: string, headers: Record<string, string>) => {
+            const r = await fetch(`${service.base}${path}`, { headers });
+            const body = await r.json();
+            assert.equal(r.status, 200, `${path} ${JSON.stringify(headers)}: ${JSON.stringify(body)}`);
+            return body.name;
+          };
+          const basic = `Basic ${btoa("user:password")}`;
+          // another Authorization scheme (a proxy's Basic, a gateway's Bearer that is no key) is not ours
+          assert.equal(await nameOf(`/v1/key?apikey=${first.key}`, { authorization: basic }), "first key");
+          assert.equal(await nameOf(`/v1/key?apiKey=${first.key}`, { authorization: basic }), "first key");
+          assert.equal(await nameOf("/v1/key", { apikey: first.key, authorization: basic }), "first key");
+          assert.equal(
+            await nameOf(`/v1/key?apikey=${first.key}`, { authorization: "Bearer gateway-token" }),
+            "first key",
+          );
+          // two keys: the first source in the documented order, not a 400
+          const both = { apikey: first.key, authorization: `Bearer ${other.key}` };
+          assert.equal(await nameOf(`/v1/key?apikey=${other.key}`, both), "first key");
+          assert.equal(
+            await nameOf(`/v1/key?apikey=${other.key}`, { authorization: `Bearer ${first.key}` }),
+            "other key",
+          );
+          // a blank apikey header says nothing: the next source is read
+          assert.equal(await nameOf(`/v1/key?apikey=${first.key}`, { apikey: " " }), "first key");
+          // with no key anywhere, an Authorization of another scheme is still "API key required"
+          const none = await fetch(`${service.base}/v1/key`, { headers: { authorization: basic } });
+          assert.equal(none.status, 401);
+          assert.deepEqual(await none.json(), { error: { code: 401, message: "API key required" } });
+        },
+      );
+
       await t.step("deactivate, activate, revoke and rotate with the CLI apply within a second", async () => {
         const k = await createKey(env, "--tier", "paid", "--name", "lifecycle");
         assert.equal((await call(service.base, { key: k.key })).status, 200);

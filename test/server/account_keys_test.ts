@@ -54,6 +54,11 @@ Deno.test({
         status,
         body: { error: { code: status, message } },
       });
+      /** The same refusal on a GraphQL endpoint: a GraphQL error (403s are `access-denied`). */
+      const graphqlRefusal = (status: number, message: string) => ({
+        status,
+        body: { errors: [{ message, extensions: { path: "$", code: "access-denied" } }] },
+      });
 
       const { account, key } = await ok(
         signUp({ email: "dev@example.com", password, clientAddress: "127.0.0.1" }),
@@ -102,7 +107,10 @@ Deno.test({
           assert.deepEqual(await get("/api/public/protocol-parameters?network=mainnet", secret), lacks);
           assert.equal((await get("/api/public/protocol-parameters?network=preprod", secret)).status, 200);
           const query = { query: "{ cardano { tip { number } } }" };
-          assert.deepEqual(await post("/v1/graphql", secret, query), lacks);
+          assert.deepEqual(
+            await post("/v1/graphql", secret, query),
+            graphqlRefusal(403, "This key may not be used on mainnet (allowed: preprod)"),
+          );
           assert.equal((await post("/v1/preprod/graphql", secret, query)).status, 200);
           const tip = { jsonrpc: "2.0", method: "queryNetwork/tip", id: 1 };
           assert.deepEqual(await post("/v1/ogmios", secret, tip), lacks);
@@ -124,7 +132,7 @@ Deno.test({
         secrets.push(secret);
         assert.deepEqual(
           await post("/v1/graphql", secret, { query: "{ cardano { tip { number } } }" }),
-          refusal(403, "This key may not be used for GraphQL (allowed: REST, explorer, JSON-RPC)"),
+          graphqlRefusal(403, "This key may not be used for GraphQL (allowed: REST, explorer, JSON-RPC)"),
         );
         assert.equal((await get("/api/public/protocol-parameters", secret)).status, 200);
         assert.equal((await get("/v2/explorer/mainnet/stats", secret)).status, 200);

@@ -21,8 +21,8 @@ export interface GraphqlFixture {
   readonly preprod: GraphQLClient;
   /** A POST of any body (a string is sent as is, anything else as JSON). */
   readonly post: (body: unknown, path?: string, key?: string) => Promise<JsonAnswer>;
-  /** Another key of the tier (its own rate budget). */
-  readonly newKey: (tier: "free" | "paid") => Promise<string>;
+  /** Another key of the tier (its own rate budget), with the keys CLI's other options (`--families rest`). */
+  readonly newKey: (tier: "free" | "paid", ...options: Array<string>) => Promise<string>;
   /** SQL on a copy of the chain the service serves, for expected values. */
   readonly query: <A extends object>(
     network: Network,
@@ -59,7 +59,8 @@ export const startGraphqlFixture = async (
       const text = await r.text();
       return { status: r.status, headers: r.headers, body: text === "" ? undefined : JSON.parse(text) };
     },
-    newKey: async (tier) => (await createKey(all, "--tier", tier, "--name", `${label} extra`)).key,
+    newKey: async (tier, ...options) =>
+      (await createKey(all, "--tier", tier, "--name", `${label} extra`, ...options)).key,
     query: async <A extends object>(network: Network, text: string, ...params: Array<unknown>) => {
       const sql = await environment.chainSql(network);
       return [...await Effect.runPromise(sql.unsafe<A>(text, params))];
