@@ -11,6 +11,7 @@ import { Cause, Effect, LogLevel, type ManagedRuntime } from "effect";
 import { Access, AccessDenied, type Grant, insufficientCredits, rateLimitedCounter } from "@layers/access.ts";
 import { Metrics } from "@layers/metrics.ts";
 import { AppConfig } from "@layers/config.ts";
+import { type Cidr, clientAddressOf } from "@src/domain/client_address.ts";
 import type { AppServices, Program, Route, RouteContext } from "@src/http/route.ts";
 import { rateLimitHeaders } from "@src/http/rate_limit_headers.ts";
 import {
@@ -31,9 +32,17 @@ import { routes } from "./routes.ts";
 /** Deno.serve's handler; `info` gives the client's address (absent in callers that have none, e.g. tests). */
 export type Handler = (request: Request, info?: Deno.ServeHandlerInfo) => Promise<Response>;
 
-const addressOf = (info: Deno.ServeHandlerInfo | undefined): string => {
+/** The client's address: the socket's peer, or the client a trusted proxy names (client_address.ts). */
+const addressOf = (
+  request: Request,
+  info: Deno.ServeHandlerInfo | undefined,
+  proxies: ReadonlyArray<Cidr>,
+): string => {
   const addr = info?.remoteAddr;
-  return addr && "hostname" in addr ? addr.hostname : "local";
+  if (!addr || !("hostname" in addr)) return "local";
+  const { headers } = request;
+  const forwarding = { xForwardedFor: headers.get("x-forwarded-for"), forwarded: headers.get("forwarded") };
+  return clientAddressOf(addr.hostname, forwarding, proxies);
 };
 
 /** The network a protected request concerns: its `:network` segment, else what its route says. */
@@ -119,8 +128,9 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
   };
 
   const route = (request: Request, requestId: string, info?: Deno.ServeHandlerInfo): Promise<Response> => {
+    const address = addressOf(request, info, config.trustedProxies);
     const run = <A>(effect: Effect.Effect<A, never, AppServices>) =>
-      runtime.runPromise(Effect.annotateLogs(effect, { requestId }));
+      runtime.runPromise(Effect.annotateLogs(effect, { requestId, clientAddress: address }));
     const respond = (result: Program | Response): Promise<Response> =>
       result instanceof Response
         ? Promise.resolve(result)
@@ -146,7 +156,6 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
     const { route, params } = found;
     if (found.family !== candidates[0]!.family) families.set(request, found.family);
     const secret = apiKeyOf(request, url);
-    const address = addressOf(info);
     const ctx = (grant: Grant | undefined): RouteContext => ({
       request,
       url,
