@@ -115,6 +115,8 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
   const authThrottled = rateLimitedCounter(metrics).labels("auth_failures");
   /** Each request's route family, for the metrics recorded once it is answered (no route: `none`). */
   const families = new WeakMap<Request, string>();
+  /** Each request's client address, for the `answered` log line. */
+  const addresses = new WeakMap<Request, string>();
   const debug = LogLevel.lessThanEqual(config.logLevel, LogLevel.Debug);
   const authFailures = makeAuthFailures(config.authFailuresPer10s);
   const withLimitHeaders = (response: Response, grant: Grant) => {
@@ -129,6 +131,7 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
 
   const route = (request: Request, requestId: string, info?: Deno.ServeHandlerInfo): Promise<Response> => {
     const address = addressOf(request, info, config.trustedProxies);
+    if (debug) addresses.set(request, address);
     const run = <A>(effect: Effect.Effect<A, never, AppServices>) =>
       runtime.runPromise(Effect.annotateLogs(effect, { requestId, clientAddress: address }));
     const respond = (result: Program | Response): Promise<Response> =>
@@ -222,6 +225,7 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
       runtime.runSync(
         Effect.logDebug("answered").pipe(Effect.annotateLogs({
           requestId,
+          clientAddress: addresses.get(request) ?? "local",
           method: request.method,
           path: new URL(request.url).pathname,
           status: response.status,
