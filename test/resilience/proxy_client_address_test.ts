@@ -156,6 +156,11 @@ Deno.test({
           `${clients} concurrent wrong log-ins from ${clients} forwarded clients: ${ms} ms`,
           counts,
         );
+        const odd = answers.find((a) => a.status !== 401);
+        if (odd) {
+          const problems = service.lines.filter((l) => /"level":"(warning|error|fatal)"/.test(l)).slice(-5);
+          console.log(`a ${odd.status}:`, odd.text.match(/<h1>[^<]*<\/h1>\s*<p>[^<]*/)?.[0], problems);
+        }
         // one attempt per client: no client is past its allowance, and nothing fails
         assert.deepEqual(counts, { 401: clients });
         // ...and a client the flood did not name still logs in
