@@ -62,14 +62,20 @@ export interface AccountUsage {
 type Fail = DatabaseUnavailable;
 
 export interface AccountStoreShape {
-  /** The account, its FREE key and (with mail) its confirmation token, in one transaction. */
-  readonly signUp: (input: {
+  /**
+   * The account with its FREE key (signed up without mail), or with its confirmation token (by mail: the key
+   * comes with the confirmation), in one transaction.
+   */
+  readonly signUp: <K extends CheckedKey | undefined>(input: {
     readonly email: string;
     readonly passwordHash: string;
     readonly confirmed: boolean;
-    readonly key: CheckedKey;
+    readonly key: K;
     readonly confirmToken?: { readonly secret: string; readonly expiresAt: Date };
-  }) => Effect.Effect<{ readonly account: AccountRecord; readonly key: NewSecretKey }, EmailTaken | Fail>;
+  }) => Effect.Effect<
+    { readonly account: AccountRecord; readonly key: K extends CheckedKey ? NewSecretKey : undefined },
+    EmailTaken | Fail
+  >;
   readonly byEmail: (
     email: string,
   ) => Effect.Effect<Option.Option<AccountRecord & { readonly passwordHash: string | null }>, Fail>;
@@ -112,8 +118,17 @@ export interface AccountStoreShape {
     kind: TokenKind,
     secret: string,
   ) => Effect.Effect<Option.Option<{ readonly accountId: number; readonly email: string | null }>, Fail>;
-  /** Uses a live confirmation link once and confirms its account's address, in one transaction. */
-  readonly confirmWithToken: (secret: string) => Effect.Effect<Option.Option<number>, Fail>;
+  /**
+   * Uses a live confirmation link once and confirms its account's address, in one transaction; an account that
+   * has never had a key gets `firstKey` in the same transaction (its secret returned here once).
+   */
+  readonly confirmWithToken: (
+    secret: string,
+    firstKey: CheckedKey,
+  ) => Effect.Effect<
+    Option.Option<{ readonly accountId: number; readonly key: NewSecretKey | undefined }>,
+    Fail
+  >;
   /**
    * Uses a live reset link once and sets the new password (every session and other reset link ends, the address
    * is confirmed: whoever holds the link reads its mail), in one transaction.
@@ -255,14 +270,17 @@ export const makeAccountStore = (sql: SqlClient, prefix: string): AccountStoreSh
             ${input.confirmed ? sql`now()` : null})
           returning id::text as id`;
         const accountId = Number(row!.id);
-        const key = yield* insertKey(accountId, input.key);
+        const key = input.key === undefined ? undefined : yield* insertKey(accountId, input.key);
         if (input.confirmToken) {
           yield* sql`insert into cds.account_token (secret_sha256, account_id, kind, expires_at)
             values (${hashSecret(input.confirmToken.secret)}, ${accountId}, 'confirm',
               ${input.confirmToken.expiresAt})`;
         }
         const account = yield* oneAccount(sql.and([sql`a.id = ${accountId}`]));
-        return { account: Option.getOrThrow(account), key };
+        return {
+          account: Option.getOrThrow(account),
+          key: key as typeof input.key extends CheckedKey ? NewSecretKey : undefined,
+        };
       })).pipe(
         Effect.mapError((e): EmailTaken | DatabaseUnavailable =>
           isUniqueViolation(e) ? new EmailTaken() : unavailable(e)
@@ -384,11 +402,14 @@ export const makeAccountStore = (sql: SqlClient, prefix: string): AccountStoreSh
             (r) => ({ accountId: Number(r.accountId), email: r.email }),
           ),
       ).pipe(Effect.mapError(unavailable)),
-    confirmWithToken: (secret) =>
+    confirmWithToken: (secret, firstKey) =>
       sql.withTransaction(Effect.gen(function* () {
         const accountId = yield* useToken("confirm", secret);
-        if (Option.isSome(accountId)) yield* confirmEmail(accountId.value);
-        return accountId;
+        if (Option.isNone(accountId)) return Option.none();
+        yield* confirmEmail(accountId.value);
+        const [had] = yield* sql`select 1 from cds.api_key where account_id = ${accountId.value} limit 1`;
+        const key = had ? undefined : yield* insertKey(accountId.value, firstKey);
+        return Option.some({ accountId: accountId.value, key });
       })).pipe(Effect.mapError(unavailable)),
     resetWithToken: (secret, passwordHash) =>
       sql.withTransaction(Effect.gen(function* () {

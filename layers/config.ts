@@ -4,6 +4,7 @@
  */
 import { Config, ConfigError, Context, Effect, Either, Layer, LogLevel, Option, Redacted } from "effect";
 import type { Network } from "@schemas/network.ts";
+import { type Cidr, parseTrustedProxies } from "@src/domain/client_address.ts";
 
 export interface NetworkConfig {
   /** A db-sync database; none = the embedded PGlite demo chain under DATA_DIR. */
@@ -35,6 +36,8 @@ export interface AppConfigShape {
   readonly maxBodyBytes: number;
   /** Failed authentications an address may make per 10 s before it is answered 429; 0 = no throttle. */
   readonly authFailuresPer10s: number;
+  /** Reverse proxies whose `X-Forwarded-For`/`Forwarded` name the client; empty = the peer is the client. */
+  readonly trustedProxies: ReadonlyArray<Cidr>;
   /** A GraphQL statement's time limit (ms): past it the statement is cancelled (`statement-timeout`). */
   readonly graphqlTimeoutMs: number;
   /** How long start-up waits for databases, Redis and Ogmios upstreams before giving up (seconds). */
@@ -291,6 +294,16 @@ const cookieSecure = Config.string("COOKIE_SECURE").pipe(
   ),
 );
 
+const trustedProxies = Config.string("TRUSTED_PROXIES").pipe(
+  Config.withDefault(""),
+  Config.mapOrFail((text) => {
+    const parsed = parseTrustedProxies(text);
+    return "error" in parsed
+      ? Either.left(invalid("TRUSTED_PROXIES", parsed.error))
+      : Either.right(parsed.proxies);
+  }),
+);
+
 const mailFrom = Config.string("MAIL_FROM").pipe(
   Config.withDefault(""),
   Config.mapOrFail((text) =>
@@ -314,6 +327,7 @@ const settings = Config.all({
   corsOrigins,
   maxBodyBytes,
   authFailuresPer10s: count("AUTH_FAILURES_PER_10S", 20),
+  trustedProxies,
   startupTimeoutSeconds,
   graphqlTimeoutMs,
   memoryLogSeconds: count("MEMORY_LOG_SECONDS", 0),

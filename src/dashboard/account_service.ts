@@ -26,6 +26,7 @@ import { rotateKey } from "@src/programs/accounts/rotate_key.ts";
 import { sessionOf } from "@src/programs/accounts/session_of.ts";
 import { setKeyActive } from "@src/programs/accounts/set_key_active.ts";
 import { signUp } from "@src/programs/accounts/sign_up.ts";
+import { signUpByMail } from "@src/programs/accounts/sign_up_by_mail.ts";
 import { usageReport } from "@src/programs/accounts/usage_report.ts";
 import type { DashboardFailure } from "./failures.ts";
 import type { AccountView, KeyView, Tier, UsageView } from "./views.ts";
@@ -59,17 +60,22 @@ type Fx<A, R> = Effect.Effect<A, DashboardFailure, R>;
 export interface DashboardAccounts<R> {
   /** Whether account mails are sent (SMTP configured): sign-up then asks for confirmation. */
   readonly mailSends: Effect.Effect<boolean, never, R>;
+  /**
+   * Without mail: the account, logged-in next, and its key (`created`). With mail: only the address, the same
+   * whether it had an account already or not (the key comes with the confirmation).
+   */
   readonly signUp: (
     email: string,
     password: string,
     clientAddress: string,
-  ) => Fx<SecretOnce & { readonly email: string }, R>;
+  ) => Fx<{ readonly email: string; readonly created: SecretOnce | undefined }, R>;
   readonly logIn: (email: string, password: string, clientAddress: string) => Fx<NewSession, R>;
   readonly sessionOf: (secret: string) => Fx<Option.Option<SessionInfo>, R>;
   readonly logOut: (secret: string) => Fx<void, R>;
   readonly requestPasswordReset: (email: string) => Fx<void, R>;
   readonly resetPassword: (token: string, password: string) => Fx<void, R>;
-  readonly confirmEmail: (token: string) => Fx<void, R>;
+  /** The account's first key when the confirmation made it (accounts signed up by mail). */
+  readonly confirmEmail: (token: string) => Fx<SecretOnce | undefined, R>;
   /** Ends the account's other sessions; `keepSession` (the one asking) stays. */
   readonly changePassword: (
     accountId: number,
@@ -137,11 +143,21 @@ const usageViewOf = (report: Effect.Effect.Success<ReturnType<typeof usageReport
 export const dashboardAccounts: DashboardAccounts<AccountServices> = {
   mailSends: Effect.map(Mailer, (m) => m.enabled),
   signUp: (email, password, clientAddress) =>
-    Effect.map(signUp({ email, password, clientAddress }), (r) => ({
-      email: r.account.email ?? email,
-      secret: r.key.secret,
-      key: keyViewOf(r.key.record),
-    })),
+    Effect.flatMap(Mailer, (mailer) => {
+      type Answer = { readonly email: string; readonly created: SecretOnce | undefined };
+      const byMail: Fx<Answer, AccountServices> = Effect.map(
+        signUpByMail({ email, password, clientAddress }),
+        (r) => ({ email: r.email, created: undefined }),
+      );
+      const atOnce: Fx<Answer, AccountServices> = Effect.map(
+        signUp({ email, password, clientAddress }),
+        (r) => ({
+          email: r.account.email ?? email,
+          created: { secret: r.key.secret, key: keyViewOf(r.key.record) },
+        }),
+      );
+      return mailer.enabled ? byMail : atOnce;
+    }),
   logIn: (email, password, clientAddress) =>
     Effect.map(logIn({ email, password, clientAddress }), (r) => ({
       secret: r.session.secret,
@@ -159,7 +175,8 @@ export const dashboardAccounts: DashboardAccounts<AccountServices> = {
   logOut: (secret) => logOut(secret),
   requestPasswordReset: (email) => requestPasswordReset(email),
   resetPassword: (token, password) => resetPassword(token, password),
-  confirmEmail: (token) => Effect.asVoid(confirmEmail(token)),
+  confirmEmail: (token) =>
+    Effect.map(confirmEmail(token), (r) => r.key && { secret: r.key.secret, key: keyViewOf(r.key.record) }),
   changePassword: (accountId, current, next, keepSession) =>
     changePassword(accountId, current, next, keepSession),
   deleteAccount: (accountId, password) => deleteAccount(accountId, password),

@@ -194,28 +194,28 @@ export const makeDashboardRoutes = <R>(accounts: DashboardAccounts<R>): Readonly
     (s) => Effect.map(accounts.mailSends, (mail) => signupPage(s, mail)),
     (form, req) =>
       Effect.gen(function* () {
-        const created = yield* accounts.signUp(
+        const { email, created } = yield* accounts.signUp(
           field(form, "email"),
           field(form, "password"),
           req.clientAddress,
         );
-        const mail = yield* accounts.mailSends;
+        if (created === undefined) {
+          // by mail: the same page whether the address had an account already or not
+          return messagePage({
+            title: "Check your mail",
+            message:
+              `We sent a message to ${email}. Follow its link to confirm your address: your FREE API ` +
+              `key is shown then, and you can log in.`,
+            status: 200,
+            link: { href: "/login", text: "Go to log in" },
+          });
+        }
         const base = {
           title: "Your account is ready",
           secret: created.secret,
           keyName: created.key.name,
           tier: created.key.tier,
         };
-        if (mail) {
-          return secretPage({
-            base: baseOf(req),
-            ...base,
-            title: "Almost there: confirm your e-mail address",
-            lead:
-              `We sent a confirmation link to ${created.email}. Your FREE key works once you have confirmed.`,
-            next: { href: "/login", text: "I have stored it: go to log in" },
-          });
-        }
         const session = yield* accounts.logIn(
           field(form, "email"),
           field(form, "password"),
@@ -292,7 +292,20 @@ export const makeDashboardRoutes = <R>(accounts: DashboardAccounts<R>): Readonly
       const token = tokenOfQuery(req, form);
       return Effect.succeed(token === "" ? missingLink() : confirmEmailPage({ ...s, token }));
     },
-    (form) => Effect.as(accounts.confirmEmail(field(form, "token")), seeOther("/login?done=confirmed")),
+    (form, req) =>
+      Effect.map(
+        accounts.confirmEmail(field(form, "token")),
+        (created) =>
+          created === undefined ? seeOther("/login?done=confirmed") : secretPage({
+            base: baseOf(req),
+            title: "Your address is confirmed",
+            lead: "Your account is ready. Here is its FREE API key.",
+            secret: created.secret,
+            keyName: created.key.name,
+            tier: created.key.tier,
+            next: { href: "/login?done=confirmed", text: "I have stored it: go to log in" },
+          }),
+      ),
   );
 
   // --- the session's pages

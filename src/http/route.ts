@@ -58,7 +58,7 @@ export interface RouteContext extends RequestInput {
   /** Present on protected routes: the caller's key and its rate-limit state. */
   readonly grant: Grant | undefined;
   readonly secret: string | undefined;
-  /** The client's address (the socket's peer), for per-address throttles. */
+  /** The client's address (the socket's peer, or the client a trusted proxy names), for throttles and logs. */
   readonly clientAddress: string;
   readonly config: AppConfigShape;
   readonly access: AccessShape;

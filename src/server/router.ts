@@ -13,6 +13,7 @@ import { Cause, Effect, Either, LogLevel, type ManagedRuntime } from "effect";
 import { Access, AccessDenied, type Grant, insufficientCredits, rateLimitedCounter } from "@layers/access.ts";
 import { Metrics } from "@layers/metrics.ts";
 import { AppConfig } from "@layers/config.ts";
+import { type Cidr, clientAddressOf } from "@src/domain/client_address.ts";
 import type { AppServices, Prepared, Program, RequestInput, Route, RouteContext } from "@src/http/route.ts";
 import { readQuery, repeatedParameterMessage } from "@src/http/query_params.ts";
 import { rateLimitHeaders } from "@src/http/rate_limit_headers.ts";
@@ -35,9 +36,17 @@ import { routes } from "./routes.ts";
 /** Deno.serve's handler; `info` gives the client's address (absent in callers that have none, e.g. tests). */
 export type Handler = (request: Request, info?: Deno.ServeHandlerInfo) => Promise<Response>;
 
-const addressOf = (info: Deno.ServeHandlerInfo | undefined): string => {
+/** The client's address: the socket's peer, or the client a trusted proxy names (client_address.ts). */
+const addressOf = (
+  request: Request,
+  info: Deno.ServeHandlerInfo | undefined,
+  proxies: ReadonlyArray<Cidr>,
+): string => {
   const addr = info?.remoteAddr;
-  return addr && "hostname" in addr ? addr.hostname : "local";
+  if (!addr || !("hostname" in addr)) return "local";
+  const { headers } = request;
+  const forwarding = { xForwardedFor: headers.get("x-forwarded-for"), forwarded: headers.get("forwarded") };
+  return clientAddressOf(addr.hostname, forwarding, proxies);
 };
 
 /** The route's input read once: `prepare`d (decoded, with its network), or the route's own `run` as it is. */
@@ -116,6 +125,8 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
   const authThrottled = rateLimitedCounter(metrics).labels("auth_failures");
   /** Each request's route family, for the metrics recorded once it is answered (no route: `none`). */
   const families = new WeakMap<Request, string>();
+  /** Each request's client address, for the `answered` log line. */
+  const addresses = new WeakMap<Request, string>();
   const debug = LogLevel.lessThanEqual(config.logLevel, LogLevel.Debug);
   const authFailures = makeAuthFailures(config.authFailuresPer10s);
   const withLimitHeaders = (response: Response, grant: Grant) => {
@@ -129,8 +140,10 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
   };
 
   const route = (request: Request, requestId: string, info?: Deno.ServeHandlerInfo): Promise<Response> => {
+    const address = addressOf(request, info, config.trustedProxies);
+    if (debug) addresses.set(request, address);
     const run = <A>(effect: Effect.Effect<A, never, AppServices>) =>
-      runtime.runPromise(Effect.annotateLogs(effect, { requestId }));
+      runtime.runPromise(Effect.annotateLogs(effect, { requestId, clientAddress: address }));
     const respond = (result: Program | Response): Promise<Response> =>
       result instanceof Response
         ? Promise.resolve(result)
@@ -160,7 +173,6 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
     if (!reading.ok) return Promise.resolve(repeated(route, reading.parameter, reading.count));
     const input: RequestInput = { request, url, params, query: reading.query };
     const secret = apiKeyOf(request, reading.query);
-    const address = addressOf(info);
     const ctx = (grant: Grant | undefined): RouteContext => ({
       ...input,
       grant,
@@ -232,6 +244,7 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
       runtime.runSync(
         Effect.logDebug("answered").pipe(Effect.annotateLogs({
           requestId,
+          clientAddress: addresses.get(request) ?? "local",
           method: request.method,
           path: new URL(request.url).pathname,
           status: response.status,

@@ -1,6 +1,7 @@
 /**
  * Account mails through a real SMTP server (smtp-server on a random local port, the mailer the service builds
- * for SMTP_URL): sign-up mails a confirmation link and log-in waits for it; each link works once; "forgot
+ * for SMTP_URL): sign-up mails a confirmation link and log-in waits for it; the confirmation gives the first
+ * key; each link works once; sign-up answers alike for a taken address and mails its owner instead; "forgot
  * password" mails a reset link for known addresses only, and says nothing either way. No secret in the logs.
  */
 import assert from "node:assert/strict";
@@ -8,6 +9,7 @@ import { Option } from "effect";
 import { createTestDatabase } from "../support/databases.ts";
 import { accountsHarness, linkIn, outcome, smtpMailer, smtpServer, tokenOf } from "../support/accounts.ts";
 import { signUp } from "@src/programs/accounts/sign_up.ts";
+import { signUpByMail } from "@src/programs/accounts/sign_up_by_mail.ts";
 import { logIn } from "@src/programs/accounts/log_in.ts";
 import { confirmEmail } from "@src/programs/accounts/confirm_email.ts";
 import { requestPasswordReset } from "@src/programs/accounts/request_password_reset.ts";
@@ -32,11 +34,11 @@ Deno.test({
       const address = "192.0.2.20";
 
       await t.step(
-        "sign-up mails a confirmation link; log-in waits for it; the link works once",
+        "sign-up mails a confirmation link; log-in waits for it; the link gives the first key, once",
         async () => {
-          const { confirmationSent, key } = await ok(signUp({ email: "Mail@Example.com", password }));
-          secrets.push(key.secret);
-          assert.equal(confirmationSent, true);
+          assert.deepEqual(await ok(signUpByMail({ email: "Mail@Example.com", password })), {
+            email: "mail@example.com",
+          });
           const mail = await smtp.mailTo("mail@example.com");
           assert.match(mail.raw, /Subject: Confirm your email address/);
           const link = linkIn(mail);
@@ -46,7 +48,11 @@ Deno.test({
             outcome(await run(logIn({ email: "mail@example.com", password, clientAddress: address }))),
             "EmailUnconfirmed",
           );
-          await ok(confirmEmail(tokenOf(link)));
+          const { key } = await ok(confirmEmail(tokenOf(link)));
+          assert.ok(key, "the confirmation makes the first key");
+          assert.equal(key.record.name, "Default key");
+          assert.equal(key.record.tier, "FREE");
+          secrets.push(key.secret);
           assert.equal(outcome(await run(confirmEmail(tokenOf(link)))), "TokenInvalid");
           const { session } = await ok(
             logIn({ email: "mail@example.com", password, clientAddress: address }),
@@ -54,6 +60,48 @@ Deno.test({
           secrets.push(session.secret);
         },
       );
+
+      await t.step(
+        "sign-up answers alike for a taken address, changes nothing, and tells its owner by mail",
+        async () => {
+          await ok(signUpByMail({ email: "owner@example.com", password }));
+          const confirmation = tokenOf(linkIn(await smtp.mailTo("owner@example.com")));
+          secrets.push(confirmation, (await ok(confirmEmail(confirmation))).key!.secret);
+          const taken = await ok(
+            signUpByMail({ email: "OWNER@example.com", password: "an attacker's password" }),
+          );
+          const fresh = await ok(signUpByMail({ email: "fresh@example.com", password }));
+          assert.deepEqual(taken, { email: "owner@example.com" });
+          assert.deepEqual(fresh, { email: "fresh@example.com" });
+          const notice = await smtp.mailTo("owner@example.com");
+          const text = notice.raw.replace(/=\r?\n/g, "").replace(/=3D/g, "=");
+          assert.match(text, /Subject: Someone tried to sign up with your address/);
+          assert.match(text, /https:\/\/data\.example\.test\/forgot-password/);
+          assert.doesNotMatch(text, /token=/, "no link that changes anything");
+          assert.match((await smtp.mailTo("fresh@example.com")).raw, /Subject: Confirm your email address/);
+          await ok(logIn({ email: "owner@example.com", password, clientAddress: address }));
+          assert.equal(
+            outcome(
+              await run(
+                logIn({
+                  email: "owner@example.com",
+                  password: "an attacker's password",
+                  clientAddress: address,
+                }),
+              ),
+            ),
+            "InvalidCredentials",
+          );
+          // the notices count against the owner's mail allowance (5 an hour): no mail bombing through sign-up
+          for (let i = 0; i < 6; i++) await ok(signUpByMail({ email: "owner@example.com", password }));
+          await new Promise((r) => setTimeout(r, 1000));
+          assert.equal(smtp.mails.filter((m) => m.to === "owner@example.com").length, 4);
+        },
+      );
+
+      await t.step("the sign-up without mail refuses to run with SMTP configured", async () => {
+        assert.match(outcome(await run(signUp({ email: "direct@example.com", password }))), /^defect/);
+      });
 
       await t.step("forgot password: a reset link for a known address, which works once", async () => {
         const before = await ok(logIn({ email: "mail@example.com", password, clientAddress: address }));
@@ -80,7 +128,7 @@ Deno.test({
       await t.step(
         "a reset link also confirms the address (a lost confirmation mail is no dead end)",
         async () => {
-          await ok(signUp({ email: "lost@example.com", password }));
+          await ok(signUpByMail({ email: "lost@example.com", password }));
           await smtp.mailTo("lost@example.com"); // the confirmation, ignored
           await ok(requestPasswordReset("lost@example.com"));
           const token = tokenOf(linkIn(await smtp.mailTo("lost@example.com")));

@@ -1,7 +1,8 @@
 /**
  * The dashboard's mailed links over real HTTP, with a real SMTP server: with SMTP configured a new account must
- * confirm its address before it logs in (opening the link confirms nothing, its button does), and a forgotten
- * password is replaced through the mailed link, once.
+ * confirm its address before it logs in (opening the link confirms nothing, its button does, and shows the
+ * account's first key), sign-up answers a taken address exactly as a new one (its owner is mailed instead), and
+ * a forgotten password is replaced through the mailed link, once.
  */
 import assert from "node:assert/strict";
 import { createTestEnvironment } from "../support/environment.ts";
@@ -32,32 +33,78 @@ Deno.test({
     const email = `mailed.${crypto.randomUUID().slice(0, 8)}@example.com`;
     const password = "the first long password";
     try {
-      await t.step("sign-up shows the key once and asks to confirm; log-in waits for it", async () => {
-        const c = new DashboardClient(base);
-        const r = await c.submit("/signup", "/signup", { email, password });
-        assert.equal(r.status, 200);
-        assert.ok(secretOf(r.text), "the key is shown once");
-        assert.match(r.text, /confirm your e-mail address/);
-        assert.equal(c.cookies.get("cds_session"), undefined, "not logged in yet");
-        const login = await c.logIn(email, password);
-        assert.equal(login.status, 403);
-        assert.match(login.text, /confirm your e-mail address first/);
-      });
+      /** A page with its addresses (and the one-time token cookie's value) made alike, to compare two. */
+      const shape = (text: string) => text.replace(/[a-z0-9.]+@example\.com/g, "EMAIL");
 
-      await t.step("opening the link shows a button; the button confirms", async () => {
-        const link = linkIn((await smtp.mailTo(email)).raw, "/confirm-email");
-        const c = new DashboardClient(base);
-        const shown = await c.get(link);
-        assert.equal(shown.status, 200);
-        assert.match(shown.text, /Confirm my address/);
-        assert.equal((await c.logIn(email, password)).status, 403, "opening it confirmed nothing");
-        const token = new URL(link, base).searchParams.get("token")!;
-        const confirmed = await c.post("/confirm-email", { csrf: csrfOf(shown.text)!, token });
-        assert.equal(confirmed.status, 303);
-        assert.equal(confirmed.headers.get("location"), "/login?done=confirmed");
-        assert.match((await c.get("/login?done=confirmed")).text, /Your e-mail address is confirmed/);
-        assert.equal((await c.logIn(email, password)).status, 303);
-      });
+      let checkYourMail = "";
+      await t.step(
+        "sign-up asks to check the mail, shows no key yet; log-in waits for the confirmation",
+        async () => {
+          const c = new DashboardClient(base);
+          const r = await c.submit("/signup", "/signup", { email, password });
+          assert.equal(r.status, 200);
+          assert.equal(secretOf(r.text), undefined, "the key comes with the confirmation");
+          assert.match(r.text, /Check your mail/);
+          assert.ok(r.text.includes(email));
+          checkYourMail = r.text;
+          assert.equal(c.cookies.get("cds_session"), undefined, "not logged in yet");
+          const login = await c.logIn(email, password);
+          assert.equal(login.status, 403);
+          assert.match(login.text, /confirm your e-mail address first/);
+        },
+      );
+
+      let key = "";
+      await t.step(
+        "opening the link shows a button; the button confirms and shows the key once",
+        async () => {
+          const link = linkIn((await smtp.mailTo(email)).raw, "/confirm-email");
+          const c = new DashboardClient(base);
+          const shown = await c.get(link);
+          assert.equal(shown.status, 200);
+          assert.match(shown.text, /Confirm my address/);
+          assert.equal((await c.logIn(email, password)).status, 403, "opening it confirmed nothing");
+          const token = new URL(link, base).searchParams.get("token")!;
+          const confirmed = await c.post("/confirm-email", { csrf: csrfOf(shown.text)!, token });
+          assert.equal(confirmed.status, 200);
+          assert.match(confirmed.text, /Your address is confirmed/);
+          key = secretOf(confirmed.text)!;
+          assert.ok(key, "the first key is shown");
+          assert.match(confirmed.text, /href="\/login\?done=confirmed"/);
+          assert.match((await c.get("/login?done=confirmed")).text, /Your e-mail address is confirmed/);
+          assert.equal((await c.logIn(email, password)).status, 303);
+          assert.equal((await fetch(`${base}/v1/key`, { headers: { apikey: key } })).status, 200);
+          const again = await c.post("/confirm-email", { csrf: csrfOf(shown.text)!, token });
+          assert.equal(again.status, 400, "the link works once");
+          assert.equal(secretOf(again.text), undefined);
+        },
+      );
+
+      await t.step(
+        "sign-up with a taken address: the same page, nothing changed, the owner is told",
+        async () => {
+          const stranger = new DashboardClient(base);
+          const taken = await stranger.submit("/signup", "/signup", {
+            email: email.toUpperCase(),
+            password: "a stranger's long password",
+          });
+          assert.equal(taken.status, 200, taken.text.slice(0, 500));
+          assert.equal(shape(taken.text), shape(checkYourMail), "the answer tells nothing");
+          const fresh = await stranger.submit("/signup", "/signup", {
+            email: `fresh.${crypto.randomUUID().slice(0, 8)}@example.com`,
+            password,
+          });
+          assert.equal(fresh.status, taken.status);
+          assert.equal(shape(fresh.text), shape(taken.text));
+          const notice = (await smtp.mailTo(email)).raw.replace(/=\r?\n/g, "").replace(/=3D/g, "=");
+          assert.match(notice, /Subject: Someone tried to sign up with your address/);
+          assert.match(notice, /\/forgot-password/);
+          const owner = new DashboardClient(base);
+          assert.equal((await owner.logIn(email, password)).status, 303, "the password is unchanged");
+          assert.equal((await owner.logIn(email, "a stranger's long password")).status, 401);
+          assert.equal((await fetch(`${base}/v1/key`, { headers: { apikey: key } })).status, 200);
+        },
+      );
 
       await t.step("a forgotten password is replaced through the mailed link, once", async () => {
         const c = new DashboardClient(base);

@@ -26,6 +26,12 @@ Deno.test("config defaults need no environment", async () => {
   assert.equal(c.maxBodyBytes, 1024 * 1024);
   assert.equal(c.authFailuresPer10s, 20);
   assert.equal(c.memoryLogSeconds, 0);
+  assert.deepEqual(c.trustedProxies, []);
+});
+
+Deno.test("TRUSTED_PROXIES: a comma list of addresses and networks", async () => {
+  const result = await load({ TRUSTED_PROXIES: "127.0.0.1, 10.0.0.0/8, fd00::/8" });
+  assert.equal(result._tag === "Right" && result.right.trustedProxies.length, 3);
 });
 
 Deno.test("MAX_BODY_BYTES and AUTH_FAILURES_PER_10S are read as whole numbers", async () => {
@@ -156,6 +162,8 @@ const bad: ReadonlyArray<[string, string, RegExp]> = [
   ["METRICS_TOKEN", "a token with spaces in it", /^METRICS_TOKEN: /],
   ["METRICS_PORT", "x", /^METRICS_PORT: expected an integer from 0 to 65535, got "x"$/],
   ["METRICS_PORT", "3000", /^METRICS_PORT: must differ from PORT \(3000\)/],
+  ["TRUSTED_PROXIES", "10.0.0.1, haproxy", /^TRUSTED_PROXIES: expected a comma list of IP .*got "haproxy"$/],
+  ["TRUSTED_PROXIES", "10.0.0.0/33", /^TRUSTED_PROXIES: .*got "10.0.0.0\/33"$/],
 ];
 
 for (const [name, value, expected] of bad) {

@@ -1,24 +1,38 @@
 /**
- * Sign-up (issue 16): an account on the FREE plan and its first FREE key, made together in one transaction, so a
- * failure leaves neither. With SMTP configured a confirmation link is mailed and log-in waits for it; without,
- * the account is usable at once. Sign-ups count per client address (`AttemptThrottle`), so one address cannot
- * mint accounts (and FREE keys) in bulk. The key's secret is returned here once and never again.
+ * Sign-up without mail (issue 16): an account on the FREE plan and its first FREE key, made together in one
+ * transaction, so a failure leaves neither; the account is usable at once. Without mail the answer necessarily
+ * tells whether the address has an account (`EmailTaken`): with SMTP configured the dashboard signs up through
+ * `signUpByMail` instead, which answers alike either way. Sign-ups count per client address
+ * (`AttemptThrottle`), so one address cannot mint accounts (and FREE keys) in bulk. The key's secret is
+ * returned here once and never again.
  */
 import { Effect } from "effect";
 import { AccountStore } from "@layers/account_store.ts";
 import { AttemptThrottle } from "@layers/attempt_throttle.ts";
-import { AppConfig, publicBaseUrl } from "@layers/config.ts";
 import { hashPassword } from "@layers/password_hash.ts";
 import { Mailer } from "@layers/mailer.ts";
 import { allPermissions, checkPassword, normalizeEmail } from "@src/domain/accounts.ts";
 import { LoginThrottled } from "@src/domain/account_errors.ts";
 import { addressGroup } from "@src/domain/client_address.ts";
-import { confirmLinkHours, newSecret } from "./secrets.ts";
+import type { CheckedKey } from "@src/domain/key_policy.ts";
 
-/** The name of the key every account starts with. */
-export const firstKeyName = "Default key";
+/** The key every account starts with: made at sign-up without mail, at the address's confirmation with it. */
+export const firstKey: CheckedKey = {
+  name: "Default key",
+  tier: "FREE",
+  permissions: allPermissions,
+  expiresAt: null,
+};
+export const firstKeyName = firstKey.name;
 
-export const signUp = (input: { email: string; password: string; clientAddress?: string }) =>
+export interface SignUpInput {
+  readonly email: string;
+  readonly password: string;
+  readonly clientAddress?: string;
+}
+
+/** What every sign-up checks first: the address and password as typed, then the client address's allowance. */
+export const admitSignUp = (input: SignUpInput) =>
   Effect.gen(function* () {
     const email = yield* normalizeEmail(input.email);
     yield* checkPassword(input.password, email);
@@ -31,32 +45,21 @@ export const signUp = (input: { email: string; password: string; clientAddress?:
       }
       yield* throttle.record("signup-address", address);
     }
-    const store = yield* AccountStore;
-    const mailer = yield* Mailer;
-    const passwordHash = yield* hashPassword(input.password);
-    const confirmToken = mailer.enabled
-      ? { secret: newSecret(), expiresAt: new Date(Date.now() + confirmLinkHours * 3_600_000) }
-      : undefined;
-    const { account, key } = yield* store.signUp({
-      email,
-      passwordHash,
-      confirmed: !mailer.enabled,
-      key: { name: firstKeyName, tier: "FREE", permissions: allPermissions, expiresAt: null },
-      confirmToken,
-    });
-    if (confirmToken) {
-      const link = `${publicBaseUrl(yield* AppConfig)}/confirm-email?token=${confirmToken.secret}`;
-      // a mail that does not go out is no reason to undo the account: a reset link confirms the address too
-      yield* mailer.send({
-        to: email,
-        subject: "Confirm your email address",
-        text: `Welcome. Confirm your email address to log in:\n\n${link}\n\n` +
-          `The link works once, for ${confirmLinkHours} hours. If you did not sign up, ignore this mail.\n`,
-      }).pipe(Effect.catchAll((e) => Effect.logWarning(`sign-up: confirmation mail not sent: ${e.message}`)));
+    return email;
+  });
+
+export const signUp = (input: SignUpInput) =>
+  Effect.gen(function* () {
+    if ((yield* Mailer).enabled) {
+      return yield* Effect.dieMessage("signUp is the sign-up without mail: with SMTP use signUpByMail");
     }
+    const email = yield* admitSignUp(input);
+    const store = yield* AccountStore;
+    const passwordHash = yield* hashPassword(input.password);
+    const { account, key } = yield* store.signUp({ email, passwordHash, confirmed: true, key: firstKey });
     return {
       account,
       key: { id: key.record.id, secret: key.secret, record: key.record },
-      confirmationSent: confirmToken !== undefined,
+      confirmationSent: false,
     };
   });
