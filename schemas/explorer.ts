@@ -76,7 +76,17 @@ export const Transaction = Schema.Struct({
   slotNo: Schema.Int,
   fee: Lovelace,
   totalOutput: Lovelace,
-  deposit: Schema.String.pipe(Schema.pattern(/^-?\d+$/)),
+  deposit: Lovelace.annotations({
+    description:
+      "deposits the transaction paid, never negative: its stake registrations' (stake_registration." +
+      "deposit, else the epoch's key_deposit), new pool registrations' (pool_update.deposit), DRep " +
+      "registrations' (drep_registration.deposit > 0) and governance proposals' (gov_action_proposal.deposit); " +
+      "at least db-sync's net tx.deposit. deposit - depositRefund = tx.deposit",
+  }),
+  depositRefund: Lovelace.annotations({
+    description: "not in the spec: deposits the transaction got back (stake and DRep deregistrations), " +
+      "deposit - tx.deposit (db-sync's net deposit, negative when refunds exceed deposits)",
+  }),
   size: Schema.Int,
   validContract: Schema.Boolean,
   scriptSize: Schema.Int,
@@ -167,9 +177,23 @@ export const PoolInfo = Schema.Struct({
   name: optionalNullable(Schema.String),
   description: optionalNullable(Schema.String),
   homepage: optionalNullable(Schema.String),
+  logo: optionalNullable(Schema.String).annotations({
+    description:
+      "URL of the pool's logo from its off-chain metadata as db-sync fetched it (off_chain_pool_data." +
+      "json): the first http(s) URL among `logo`, CIP-6 extended `pool.media_assets.logo_png`, " +
+      "`info.url_png_logo`, then the 64x64 icons `pool.media_assets.icon_png_64x64` and " +
+      "`info.url_png_icon_64x64`; null when it names none",
+  }),
   liveStake: Lovelace.annotations({ description: "stake of the newest completed stake snapshot" }),
   activeStake: Lovelace.annotations({ description: "stake active in the current epoch" }),
-  saturation: Schema.Number,
+  saturation: Schema.Number.pipe(Schema.between(0, 1)).annotations({
+    description: "saturationRatio capped at 1.0: 0.0 to 1.0, 1.0 for a saturated or oversaturated pool",
+  }),
+  saturationRatio: Schema.Number.pipe(Schema.nonNegative()).annotations({
+    description: "not in the spec: liveStake / saturation point, uncapped (above 1.0 for an oversaturated " +
+      "pool); the saturation point is (45e15 lovelace - reserves of the newest ada_pots) / k of the newest " +
+      "epoch_param",
+  }),
   delegatorCount: Schema.Int,
   pledge: Lovelace,
   pledgeMet: Schema.Boolean,
@@ -178,6 +202,12 @@ export const PoolInfo = Schema.Struct({
   lifetimeBlocks: Schema.Int,
   epochBlocks: Schema.Int,
   lifetimeRewards: Schema.optional(Lovelace),
+  ros30d: Schema.optional(Schema.Number).annotations({
+    description: "30-day return on stake, annualized: over the 6 newest epochs E whose rewards are final " +
+      "(E + 2 <= the current epoch), sum of the pool's member rewards earned in E (its delegators' rewards, " +
+      "db-sync reward.type 'member') / sum of the pool's active stake in E (epoch_stake), times 73 (365 days " +
+      "/ 5-day epochs, not compounded); 0.05 = 5 % a year. Absent when the pool had no active stake then",
+  }),
   rewardAddress: Schema.String,
   owners: Schema.Array(Schema.String),
   relays: Schema.Array(PoolRelay),

@@ -867,6 +867,8 @@ export interface components {
             lifetimeRewards?: string;
             /** @description stake of the newest completed stake snapshot */
             liveStake: string;
+            /** @description URL of the pool's logo from its off-chain metadata as db-sync fetched it (off_chain_pool_data.json): the first http(s) URL among `logo`, CIP-6 extended `pool.media_assets.logo_png`, `info.url_png_logo`, then the 64x64 icons `pool.media_assets.icon_png_64x64` and `info.url_png_icon_64x64`; null when it names none */
+            logo?: string | null;
             margin: number;
             name?: string | null;
             owners: string[];
@@ -881,7 +883,12 @@ export interface components {
             relays: components["schemas"]["PoolRelay"][];
             retiring?: components["schemas"]["Int"] | null;
             rewardAddress: string;
+            /** @description 30-day return on stake, annualized: over the 6 newest epochs E whose rewards are final (E + 2 <= the current epoch), sum of the pool's member rewards earned in E (its delegators' rewards, db-sync reward.type 'member') / sum of the pool's active stake in E (epoch_stake), times 73 (365 days / 5-day epochs, not compounded); 0.05 = 5 % a year. Absent when the pool had no active stake then */
+            ros30d?: number;
+            /** @description saturationRatio capped at 1.0: 0.0 to 1.0, 1.0 for a saturated or oversaturated pool */
             saturation: number;
+            /** @description not in the spec: liveStake / saturation point, uncapped (above 1.0 for an oversaturated pool); the saturation point is (45e15 lovelace - reserves of the newest ada_pots) / k of the newest epoch_param */
+            saturationRatio: number;
             ticker?: string | null;
             vrfKeyHash: string;
         };
@@ -922,7 +929,7 @@ export interface components {
              */
             updated_at: string;
         };
-        /** @description Ogmios v6 ProtocolParameters (https://ogmios.dev/api/, cardano.json#/definitions/ProtocolParameters) */
+        /** @description Ogmios v6 ProtocolParameters (https://ogmios.dev/api/, cardano.json#/definitions/ProtocolParameters), plus stakeKeyDeposit and poolDeposit: the interface spec's names for stakeCredentialDeposit and stakePoolDeposit, with equal values */
         ProtocolParameters: {
             collateralPercentage?: number;
             constitutionalCommitteeMaxTermLength?: number;
@@ -1028,6 +1035,12 @@ export interface components {
                 "plutus:v2": number[];
                 "plutus:v3": number[];
             };
+            /** @description the spec's name for stakePoolDeposit (Ogmios v5's): the same value, in the same shape */
+            poolDeposit: {
+                ada: {
+                    lovelace: number;
+                };
+            };
             scriptExecutionPrices?: {
                 /** @description An exact fraction "numerator/denominator", e.g. "3/10" */
                 cpu: string;
@@ -1036,6 +1049,12 @@ export interface components {
             };
             /** @description An amount of ada, in lovelace */
             stakeCredentialDeposit: {
+                ada: {
+                    lovelace: number;
+                };
+            };
+            /** @description the spec's name for stakeCredentialDeposit (Ogmios v5's): the same value, in the same shape */
+            stakeKeyDeposit: {
                 ada: {
                     lovelace: number;
                 };
@@ -1137,8 +1156,10 @@ export interface components {
             blockTime: string;
             certificates?: components["schemas"]["Certificate"][];
             collateral?: components["schemas"]["TransactionInput"][];
-            /** @description a string matching the pattern ^-?\d+$ */
+            /** @description deposits the transaction paid, never negative: its stake registrations' (stake_registration.deposit, else the epoch's key_deposit), new pool registrations' (pool_update.deposit), DRep registrations' (drep_registration.deposit > 0) and governance proposals' (gov_action_proposal.deposit); at least db-sync's net tx.deposit. deposit - depositRefund = tx.deposit */
             deposit: string;
+            /** @description not in the spec: deposits the transaction got back (stake and DRep deregistrations), deposit - tx.deposit (db-sync's net deposit, negative when refunds exceed deposits) */
+            depositRefund: string;
             epochNo?: components["schemas"]["Int"] | null;
             /** @description An amount of lovelace as a string of decimal digits (1 ADA = 1,000,000) */
             fee: string;
@@ -1574,7 +1595,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Ogmios v6 ProtocolParameters (https://ogmios.dev/api/, cardano.json#/definitions/ProtocolParameters) */
+            /** @description Ogmios v6 ProtocolParameters (https://ogmios.dev/api/, cardano.json#/definitions/ProtocolParameters), plus stakeKeyDeposit and poolDeposit: the interface spec's names for stakeCredentialDeposit and stakePoolDeposit, with equal values */
             200: {
                 headers: {
                     ETag: components["headers"]["ETag"];

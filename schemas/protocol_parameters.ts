@@ -87,7 +87,28 @@ export const ProtocolParameters = Schema.Struct({
   delegateRepresentativeMaxIdleTime: Schema.optional(UInt),
   version: Schema.Struct({ major: UInt, minor: UInt, patch: Schema.optional(UInt) }),
 }).annotations({
-  identifier: "ProtocolParameters",
+  identifier: "OgmiosProtocolParameters",
   description:
     "Ogmios v6 ProtocolParameters (https://ogmios.dev/api/, cardano.json#/definitions/ProtocolParameters)",
+});
+
+/**
+ * What `GET /api/public/protocol-parameters` answers: Ogmios v6's object plus the two members the interface
+ * spec names that Ogmios v6 calls otherwise (Ogmios v5's names), equal to their v6 twins. JSON-RPC answers
+ * Ogmios v6's object alone.
+ */
+export const RestProtocolParameters = Schema.Struct({
+  ...ProtocolParameters.fields,
+  stakeKeyDeposit: Lovelace.annotations({
+    description:
+      "the spec's name for stakeCredentialDeposit (Ogmios v5's): the same value, in the same shape",
+  }),
+  poolDeposit: Lovelace.annotations({
+    description: "the spec's name for stakePoolDeposit (Ogmios v5's): the same value, in the same shape",
+  }),
+}).annotations({
+  identifier: "ProtocolParameters",
+  description: "Ogmios v6 ProtocolParameters (https://ogmios.dev/api/, cardano.json#/definitions/" +
+    "ProtocolParameters), plus stakeKeyDeposit and poolDeposit: the interface spec's names for " +
+    "stakeCredentialDeposit and stakePoolDeposit, with equal values",
 });

@@ -12,7 +12,7 @@ export const TxStatus = Schema.Struct({
 }).annotations({ identifier: "TxStatus" });
 export type TxStatus = typeof TxStatus.Type;
 
-export { ProtocolParameters } from "./protocol_parameters.ts";
+export { RestProtocolParameters as ProtocolParameters } from "./protocol_parameters.ts";
 
 export const Price = Schema.Struct({
   ada_usd: Schema.Number,

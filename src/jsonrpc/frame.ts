@@ -1,7 +1,9 @@
 /**
  * JSON-RPC 2.0 frames as Ogmios v6 speaks them (shared/notes/ogmios.md §1-2): every reply carries `jsonrpc`,
- * `method` and the request's `id` verbatim (any JSON value; null when the request had none); malformed frames get
- * the standard codes with a message saying what is wrong. Integers beyond 2^53 are written as exact digits.
+ * `method` and the request's `id` verbatim (any JSON value, null included); malformed frames get the standard
+ * codes with a message saying what is wrong. Integers beyond 2^53 are written as exact digits.
+ * A request without `id` is malformed (the interface spec: without `jsonrpc`, `method` or `id`), -32600, except
+ * where a transport accepts one for a method the official client sends without it (`idOptionalOnWebSocket`).
  * An `id` or `method` too long to be a real one is refused (-32600) and not echoed, so a frame cannot make the
  * service write its own bulk back.
  */
@@ -33,6 +35,20 @@ export const maxIdLength = 1024;
 /** Ogmios' longest method name is under 40 characters. */
 export const maxMethodLength = 128;
 
+/**
+ * Methods that @cardano-ogmios/client 6.x sends without an `id` (ChainSynchronization/nextBlock.js pipelines
+ * `nextBlock` with `id: undefined`; TransactionSubmission/Client.js sends `evaluateTransaction` and
+ * `submitTransaction` with none) and matches by method or order instead. It speaks only WebSocket, so
+ * there, and only for these, a missing `id` is accepted and answered with `id: null`, as Ogmios does.
+ */
+export const idOptionalOnWebSocket: ReadonlySet<string> = new Set([
+  "nextBlock",
+  "evaluateTransaction",
+  "submitTransaction",
+]);
+
+const noExceptions: ReadonlySet<string> = new Set();
+
 const invalidRequest = (detail: string) => new InvalidRequest({ detail });
 const invalidParams = (detail: string) => new InvalidParams({ detail });
 
@@ -44,8 +60,14 @@ const idTooLong = (id: unknown): boolean => {
   }
 };
 
-/** Parses one frame: a request, or why it is refused (with the id when it could be read). */
-export const parseFrame = (text: string): Request | Refused => {
+/**
+ * Parses one frame: a request, or why it is refused (with the id when it could be read). `idOptional`: the
+ * methods for which this transport accepts a request without `id` (none over HTTP).
+ */
+export const parseFrame = (
+  text: string,
+  idOptional: ReadonlySet<string> = noExceptions,
+): Request | Refused => {
   let value: unknown;
   try {
     value = parseExact(text);
@@ -89,6 +111,13 @@ export const parseFrame = (text: string): Request | Refused => {
   }
   if (method === undefined) {
     return { method: undefined, id, failure: invalidRequest("'method' must be a string") };
+  }
+  if (!("id" in frame) && !idOptional.has(method)) {
+    return {
+      method,
+      id: null,
+      failure: invalidRequest("'id' is required: any JSON value, echoed in the reply (e.g. \"id\": 1)"),
+    };
   }
   const params = frame.params;
   if (params !== undefined && (params === null || typeof params !== "object" || Array.isArray(params))) {

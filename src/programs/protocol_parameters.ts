@@ -62,7 +62,8 @@ export const protocolParameters = Effect.fn("protocolParameters.get")(function* 
 
 /**
  * What `GET /api/public/protocol-parameters` serves: `protocolParameters`, typed as Ogmios' shape (an answer in
- * any other shape is the node's fault), with "none yet" said as the node's failure (503) as REST always has.
+ * any other shape is the node's fault), with "none yet" said as the node's failure (503) as REST always has,
+ * plus the spec's `stakeKeyDeposit` and `poolDeposit` (schemas/protocol_parameters.ts RestProtocolParameters).
  */
 export const protocolParametersFromNode = (network: Network) =>
   Effect.gen(function* () {
@@ -73,5 +74,12 @@ export const protocolParametersFromNode = (network: Network) =>
           new NodeUnavailable({ message: `Protocol parameters from ${client.description}: ${e.message}` }),
         )),
     );
-    return yield* inOgmiosShape(client.description, value);
+    const ogmios = yield* inOgmiosShape(client.description, value);
+    return { ...ogmios, ...specNames(ogmios) };
   });
+
+/** The spec names two deposits as Ogmios v5 did; REST answers them beside Ogmios v6's names, equal. */
+const specNames = (p: typeof ProtocolParameters.Type) => ({
+  stakeKeyDeposit: p.stakeCredentialDeposit,
+  poolDeposit: p.stakePoolDeposit,
+});

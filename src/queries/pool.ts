@@ -12,16 +12,21 @@
  *   outputs, so it is not computed per request.
  * - delegatorCount: the stake addresses with stake in that same snapshot (amount > 0; db-sync before 13.7.0.3
  *   also wrote zero rows).
- * - saturation: liveStake / ((45e15 - reserves of the newest ada_pots) / k of the newest epoch_param).
+ * - saturationRatio: liveStake / ((45e15 - reserves of the newest ada_pots) / k of the newest epoch_param), above
+ *   1 for an oversaturated pool; saturation: the same capped at 1.0 (the spec's range 0.0 to 1.0).
+ * - logo: the first http(s) URL among the off-chain metadata's `logo`, CIP-6 extended `pool.media_assets.logo_png`,
+ *   adapools-style `info.url_png_logo`, then the 64x64 icons `pool.media_assets.icon_png_64x64` and
+ *   `info.url_png_icon_64x64`, as far as db-sync's off_chain_pool_data.json holds them; null otherwise.
  * - pledgeMet: the owners' stake delegated to this pool in that snapshot >= the declared pledge (the ledger's
  *   rule, on the newest snapshot).
  * - lifetimeBlocks / epochBlocks: blocks whose slot leader is the pool, in total / in the current epoch.
  * - lifetimeRewards: poolLifetimeRewards, apart, since it reads every reward row of the pool.
+ * - ros30d: poolReturnOnStake30d, apart, for the same reason.
  */
 import type { SqlClient } from "@effect/sql/SqlClient";
 import type { SqlError } from "@effect/sql/SqlError";
 import { Effect } from "effect";
-import { maxSupply } from "@src/domain/network_constants.ts";
+import { epochLength, maxSupply, slotLengthMs } from "@src/domain/network_constants.ts";
 
 export interface PoolRelay {
   readonly dns: string | null;
@@ -38,9 +43,11 @@ export interface PoolInfo {
   readonly name: string | null;
   readonly description: string | null;
   readonly homepage: string | null;
+  readonly logo: string | null;
   readonly liveStake: string;
   readonly activeStake: string;
   readonly saturation: number;
+  readonly saturationRatio: number;
   readonly delegatorCount: number;
   readonly pledge: string;
   readonly pledgeMet: boolean;
@@ -64,6 +71,7 @@ interface PoolRow {
   readonly name: string | null;
   readonly description: string | null;
   readonly homepage: string | null;
+  readonly logoCandidates: ReadonlyArray<unknown> | null;
   readonly liveStake: string;
   readonly activeStake: string;
   readonly delegatorCount: number;
@@ -91,6 +99,10 @@ export const saturationOf = (stake: string, reserves: string | null, k: number |
   const point = (Number(maxSupply) - Number(reserves)) / k;
   return point > 0 ? Number(stake) / point : 0;
 };
+
+/** The first candidate that is an http(s) URL (metadata is the operator's free JSON: anything else is ignored). */
+export const logoOf = (candidates: ReadonlyArray<unknown> | null): string | null =>
+  (candidates ?? []).find((c): c is string => typeof c === "string" && /^https?:\/\/\S+$/i.test(c)) ?? null;
 
 /** The pool with this 28-byte hash (hex), or undefined when db-sync has no registration of it. */
 export const poolInfo = (
@@ -127,6 +139,9 @@ export const poolInfo = (
       select encode(pool.hash_raw, 'hex') as "poolId", pool.view as "poolIdBech32",
              meta.ticker_name as ticker, meta.json ->> 'name' as name,
              meta.json ->> 'description' as description, meta.json ->> 'homepage' as homepage,
+             json_build_array(meta.json -> 'logo', meta.json #> '{pool,media_assets,logo_png}',
+                              meta.json #> '{info,url_png_logo}', meta.json #> '{pool,media_assets,icon_png_64x64}',
+                              meta.json #> '{info,url_png_icon_64x64}') as "logoCandidates",
              live.stake::text as "liveStake",
              (select coalesce(sum(e.amount), 0)::text from epoch_stake e
               where e.pool_id = pool.id and e.epoch_no = tip.epoch_no) as "activeStake",
@@ -157,7 +172,8 @@ export const poolInfo = (
       left join meta on true`,
     ([row]) => {
       if (!row) return undefined;
-      const { ownerStake, reserves, optimalPoolCount, relays, ...rest } = row;
+      const { ownerStake, reserves, optimalPoolCount, relays, logoCandidates, ...rest } = row;
+      const saturationRatio = saturationOf(rest.liveStake, reserves, optimalPoolCount);
       return {
         poolId: rest.poolId,
         poolIdBech32: rest.poolIdBech32,
@@ -165,9 +181,11 @@ export const poolInfo = (
         name: rest.name,
         description: rest.description,
         homepage: rest.homepage,
+        logo: logoOf(logoCandidates),
         liveStake: rest.liveStake,
         activeStake: rest.activeStake,
-        saturation: saturationOf(rest.liveStake, reserves, optimalPoolCount),
+        saturation: Math.min(saturationRatio, 1),
+        saturationRatio,
         delegatorCount: rest.delegatorCount,
         pledge: rest.pledge,
         pledgeMet: BigInt(ownerStake) >= BigInt(rest.pledge),
@@ -197,4 +215,42 @@ export const poolLifetimeRewards = (sql: SqlClient, poolHashHex: string): Effect
         and r.type in ('leader', 'member')
         and r.spendable_epoch <= (select epoch_no from block where block_no is not null order by id desc limit 1)`,
     ([row]) => row?.total ?? "0",
+  );
+
+/** Epochs in 30 days, and epochs in a year (365 days), at the Shelley epoch length of every network served. */
+const epochsIn30Days = Math.round((30 * 86_400_000) / (epochLength * slotLengthMs));
+const epochsPerYear = (365 * 86_400_000) / (epochLength * slotLengthMs);
+
+/**
+ * ros30d: the pool's return on stake over the last 30 days of finished epochs, annualized:
+ *   window  = the newest `epochsIn30Days` (6) epochs E whose rewards are final: E + 2 <= the tip's epoch (the
+ *             ledger pays the rewards earned in E at the start of E + 2: db-sync's spendable_epoch)
+ *   ros30d  = (sum over the window of the pool's `member` rewards earned in E: what its delegators got, the
+ *              operator's `leader` rewards excluded)
+ *           / (sum over the window of the pool's epoch_stake in E: the stake active in E)
+ *           * epochsPerYear (365 days / 5-day epochs = 73): simple, not compounded.
+ * undefined when the pool had no active stake in the window (no history). Reads the pool's reward rows of six
+ * epochs (idx_reward_pool_id) and its epoch_stake rows of six epochs: callers cache it per epoch.
+ */
+export const poolReturnOnStake30d = (
+  sql: SqlClient,
+  poolHashHex: string,
+): Effect.Effect<number | undefined, SqlError> =>
+  Effect.map(
+    sql<{ rewards: string; stake: string }>`
+      with pool as (select id from pool_hash where hash_raw = decode(${poolHashHex}, 'hex')),
+           tip as (select epoch_no from block where block_no is not null order by id desc limit 1),
+           win as (select tip.epoch_no - 2 - ${
+      epochsIn30Days - 1
+    } as first, tip.epoch_no - 2 as last from tip)
+      select (select coalesce(sum(r.amount), 0)::text from reward r, win
+              where r.pool_id = (select id from pool) and r.type = 'member'
+                and r.earned_epoch between win.first and win.last) as rewards,
+             (select coalesce(sum(e.amount), 0)::text from epoch_stake e, win
+              where e.pool_id = (select id from pool)
+                and e.epoch_no between win.first and win.last) as stake`,
+    ([row]) =>
+      !row || BigInt(row.stake) === 0n
+        ? undefined
+        : (Number(row.rewards) / Number(row.stake)) * epochsPerYear,
   );

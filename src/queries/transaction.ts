@@ -37,8 +37,16 @@
  *   field, so DRep and vote certificates carry only the stake address where there is one.
  * - Genesis distribution transactions sit in db-sync's genesis pseudo-block (no block number, slot or epoch):
  *   reported with blockNo 0 and slotNo 0 (the chain's origin), blockHash and epochNo null.
- * - `deposit` NULL (db-sync with the ledger disabled): computed from value conservation (inputs + withdrawals -
- *   outputs - fee - treasury donation) when every input is resolvable, else "0".
+ * - `deposit` (the spec's Lovelace: never negative) is the deposits the transaction PAID, `depositRefund` the
+ *   deposits it got back, so that deposit - depositRefund = db-sync's tx.deposit (net; negative when refunds
+ *   exceed deposits):
+ *     paid   = stake_registration.deposit (or, NULL, the key_deposit of its epoch) + pool_update.deposit (db-sync
+ *              writes it for a new registration only, NULL for a re-registration) + drep_registration.deposit > 0
+ *              + gov_action_proposal.deposit, all of the transaction's certificates and proposals;
+ *     deposit       = max(paid, net)   (never below net, so the refund is never negative)
+ *     depositRefund = deposit - net    (stake and DRep deregistrations: what they return)
+ *   The net: tx.deposit, or when NULL (db-sync with the ledger disabled) value conservation (inputs +
+ *   withdrawals - outputs - fee - treasury donation) when every input is resolvable, else 0.
  * - Under prune/bootstrap db-sync deletes spent outputs: inputs (and collateral) whose output is gone, and this
  *   transaction's own outputs that were spent and pruned, cannot be reported and are missing from the lists.
  * - referenceScript: the script's bytes as hex; Plutus scripts as db-sync stores them (`script.bytes`), native
@@ -232,6 +240,22 @@ const certificateRows = (sql: SqlClient, txId: string) =>
     ) c
     order by c."certIndex"`;
 
+/** The deposits the transaction's certificates and proposals paid (see the module comment), in lovelace. */
+const depositsPaid = (sql: SqlClient, txId: string) =>
+  sql<{ paid: string }>`
+    select (coalesce((select sum(coalesce(r.deposit, (select p.key_deposit from epoch_param p
+                                                      where p.epoch_no = r.epoch_no)))
+                      from stake_registration r where r.tx_id = ${txId}), 0)
+          + coalesce((select sum(u.deposit) from pool_update u where u.registered_tx_id = ${txId}), 0)
+          + coalesce((select sum(d.deposit) from drep_registration d where d.tx_id = ${txId} and d.deposit > 0), 0)
+          + coalesce((select sum(g.deposit) from gov_action_proposal g where g.tx_id = ${txId}), 0))::text as paid`;
+
+/** deposit (paid) and depositRefund (returned) from the paid sum and the net: deposit - depositRefund = net. */
+export const splitDeposit = (paid: bigint, net: bigint): { deposit: string; depositRefund: string } => {
+  const deposit = paid > net ? paid : net;
+  return { deposit: deposit.toString(), depositRefund: (deposit - net).toString() };
+};
+
 const withdrawals = (sql: SqlClient, txId: string) =>
   sql<Withdrawal>`
     select a.view as "stakeAddress", w.amount::text as amount
@@ -346,7 +370,7 @@ export const transactionByHash = (
     if (!hashPattern.test(hash)) return undefined;
     const [h] = yield* header(sql, hash.toLowerCase());
     if (!h) return undefined;
-    const [spentRows, outputRows, collateralRows, certRows, withdrawalRows, mintRows, metadataRows] =
+    const [spentRows, outputRows, collateralRows, certRows, withdrawalRows, mintRows, metadataRows, [paid]] =
       yield* Effect
         .all([
           consumed(sql, h.id, spentTracking),
@@ -357,6 +381,7 @@ export const transactionByHash = (
           withdrawals(sql, h.id),
           mints(sql, h.id),
           metadata(sql, h.id),
+          depositsPaid(sql, h.id),
         ], { concurrency: "unbounded" });
     const inputs = h.validContract ? spentRows.map(toInput) : [];
     const collateral = h.validContract ? collateralRows.map(toInput) : spentRows.map(toInput);
@@ -370,7 +395,10 @@ export const transactionByHash = (
       slotNo: Number(h.slotNo ?? 0),
       fee: h.fee,
       totalOutput: h.totalOutput,
-      deposit: h.deposit ?? depositFromBalance(h, spentRows, withdrawalRows, spentTracking),
+      ...splitDeposit(
+        BigInt(paid?.paid ?? "0"),
+        BigInt(h.deposit ?? depositFromBalance(h, spentRows, withdrawalRows, spentTracking)),
+      ),
       size: h.size,
       validContract: h.validContract,
       scriptSize: h.scriptSize,

@@ -17,6 +17,7 @@ import { makeChainSync } from "@src/jsonrpc/chain_sync.ts";
 import { type Lane, laneOf, run as runRequest } from "@src/jsonrpc/dispatch.ts";
 import {
   encodeReply,
+  idOptionalOnWebSocket,
   isRefused,
   parseFrame,
   type Refused,
@@ -147,11 +148,13 @@ export const ogmiosWebSocket = (ctx: WebSocketContext): Response => {
     if (exceeds(event.data, ctx.maxMessageBytes)) {
       return socket.close(closeTooBig, `message larger than the limit of ${ctx.maxMessageBytes} bytes`);
     }
-    const parsed: RpcRequest | Refused = typeof event.data === "string" ? parseFrame(event.data) : {
-      method: undefined,
-      id: null,
-      failure: new InvalidRequest({ detail: "binary frames are not supported; send JSON text" }),
-    };
+    const parsed: RpcRequest | Refused = typeof event.data === "string"
+      ? parseFrame(event.data, idOptionalOnWebSocket)
+      : {
+        method: undefined,
+        id: null,
+        failure: new InvalidRequest({ detail: "binary frames are not supported; send JSON text" }),
+      };
     const lane = laneOf(parsed.method);
     if (lane === "chainSync") chainSyncWaiting++;
     lanes[lane] = lanes[lane]

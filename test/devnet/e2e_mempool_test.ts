@@ -125,6 +125,7 @@ Deno.test({
               jsonrpc: "2.0",
               method: "submitTransaction",
               params: { transaction: { cbor: abandonedOverHttp.cbor } },
+              id: 1,
             }),
             signal: giveUp.signal,
           }).catch((e: Error) => e.name);

@@ -141,7 +141,7 @@ Deno.test({
           );
           const byBlock = new Map<string, typeof txs[number][]>();
           for (const tx of txs) byBlock.set(tx.block, [...(byBlock.get(tx.block) ?? []), tx]);
-          c!.send(request("findIntersection", { points: ["origin"] }));
+          c!.send(request("findIntersection", { points: ["origin"] }, "o"));
           await c!.next();
           for (let i = 0; i < 100; i++) c!.send(request("nextBlock"));
           assert.equal((await c!.nextExact()).result.direction, "backward");
@@ -195,7 +195,7 @@ Deno.test({
 
       await t.step("every block is valid against Ogmios' schema", async () => {
         const s = await connect(wsUrl);
-        s.send(request("findIntersection", { points: ["origin"] }));
+        s.send(request("findIntersection", { points: ["origin"] }, "o"));
         await s.next();
         for (let i = 0; i < 100; i++) s.send(request("nextBlock"));
         await s.next();

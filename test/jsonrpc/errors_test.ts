@@ -59,6 +59,20 @@ const cases: Array<[string, number, RegExp, string | undefined]> = [
   ],
   [frame("submitTransaction", {}), -32602, /'transaction\.cbor'/, "submitTransaction"],
   [frame("evaluateTransaction", { transaction: { cbor: 12 } }), -32602, /'transaction\.cbor'/, undefined],
+  // the spec: a request without jsonrpc, method or id is malformed (src/jsonrpc/frame.ts names the WebSocket
+  // exceptions the official client needs: nextBlock, evaluateTransaction and submitTransaction)
+  [
+    '{"jsonrpc":"2.0","method":"queryNetwork/tip"}',
+    -32600,
+    /^Invalid request: 'id' is required/,
+    "queryNetwork/tip",
+  ],
+  [
+    '{"jsonrpc":"2.0","method":"findIntersection","params":{"points":["origin"]}}',
+    -32600,
+    /'id' is required/,
+    "findIntersection",
+  ],
 ];
 
 Deno.test({

@@ -147,6 +147,7 @@ Deno.test({
           jsonrpc: "2.0",
           method: "submitTransaction",
           params: { transaction: { cbor } },
+          id: "again",
         });
         while (r.status !== 200 && Date.now() < deadline) {
           assert.equal(r.body.error?.code, -32000, JSON.stringify(r.body));
@@ -155,10 +156,11 @@ Deno.test({
             jsonrpc: "2.0",
             method: "submitTransaction",
             params: { transaction: { cbor } },
+            id: "again",
           });
         }
         assert.equal(r.status, 200, JSON.stringify(r.body));
-        assert.equal(r.body.id, null);
+        assert.equal(r.body.id, "again");
         assert.ok(upstream.connections() > before, "reconnected");
       });
 

@@ -295,6 +295,25 @@ const expectedTransaction = async (hash: string) => {
     `select * from tx_metadata where tx_id = $1 order by id`,
     t.id,
   );
+  // deposits paid by the certificates and proposals; refunds: each deregistered key's own registration deposit
+  // and each DRep retirement's (negative) deposit; together they must make db-sync's net tx.deposit
+  const [deposits] = await q<{ paid: string; refund: string }>(
+    `select (coalesce((select sum(r.deposit) from stake_registration r where r.tx_id = $1), 0)
+           + coalesce((select sum(u.deposit) from pool_update u where u.registered_tx_id = $1), 0)
+           + coalesce((select sum(d.deposit) from drep_registration d where d.tx_id = $1 and d.deposit > 0), 0)
+           + coalesce((select sum(g.deposit) from gov_action_proposal g where g.tx_id = $1), 0))::text as paid,
+            (coalesce((select sum((select r.deposit from stake_registration r where r.addr_id = s.addr_id
+                                   and r.tx_id < s.tx_id order by r.tx_id desc limit 1))
+                       from stake_deregistration s where s.tx_id = $1), 0)
+           - coalesce((select sum(d.deposit) from drep_registration d where d.tx_id = $1 and d.deposit < 0), 0))::text
+             as refund`,
+    t.id,
+  );
+  assert.equal(
+    BigInt(deposits!.paid) - BigInt(deposits!.refund),
+    BigInt(t.deposit ?? "0"),
+    `net deposit of ${hash}`,
+  );
   return {
     hash,
     blockNo: b!.block_no ?? 0,
@@ -304,7 +323,8 @@ const expectedTransaction = async (hash: string) => {
     slotNo: Number(b!.slot_no ?? 0),
     fee: t.fee,
     totalOutput: t.out_sum,
-    deposit: t.deposit ?? "0",
+    deposit: deposits!.paid,
+    depositRefund: deposits!.refund,
     size: t.size,
     validContract: t.valid_contract,
     scriptSize: t.script_size,
@@ -630,6 +650,14 @@ Deno.test({
         const types = async (name: string) => (await tx(name)).certificates!.map((c) => c.type);
         assert.ok((await types("registration")).includes("stake_registration"));
         assert.ok((await types("deregistration")).includes("stake_deregistration"));
+        // a refund is no negative deposit: deposit paid 0 or more, the refund apart
+        for (const name of ["deregistration", "drepDeregistration"]) {
+          const { deposit, depositRefund } = await tx(name);
+          assert.ok(
+            BigInt(deposit) >= 0n && BigInt(depositRefund) > 0n,
+            `${name}: ${deposit}, ${depositRefund}`,
+          );
+        }
         assert.ok((await types("delegation")).includes("delegation"));
         assert.ok((await types("voteDelegation")).includes("vote_delegation"));
         assert.ok((await types("stakeVoteDelegation")).includes("stake_vote_delegation"));

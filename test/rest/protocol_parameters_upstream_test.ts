@@ -37,10 +37,13 @@ Deno.test({
       const exact = await fetch(`${f.service.base}/api/public/protocol-parameters`, {
         headers: { apikey: f.key },
       });
-      assert.deepEqual(
-        parseExact(await exact.text()),
-        vector("QueryLedgerStateProtocolParameters/014.json").result,
-      );
+      const relayed = vector("QueryLedgerStateProtocolParameters/014.json").result as Record<string, unknown>;
+      assert.deepEqual(parseExact(await exact.text()), {
+        ...relayed,
+        // the spec's names for two of Ogmios v6's members, beside them
+        stakeKeyDeposit: relayed.stakeCredentialDeposit,
+        poolDeposit: relayed.stakePoolDeposit,
+      });
       const asked = upstream.received.filter((q) =>
         q.method === "queryLedgerState/protocolParameters"
       ).length;

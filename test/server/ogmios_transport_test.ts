@@ -73,21 +73,18 @@ Deno.test({
               id,
             });
           }
-          const noId = await post(
-            service.base,
-            paid.key,
-            '{"jsonrpc":"2.0","method":"queryLedgerState/epoch"}',
-          );
-          assert.deepEqual(noId.body, {
-            jsonrpc: "2.0",
-            method: "queryLedgerState/epoch",
-            result: 5,
-            id: null,
-          });
+          // the spec: a request without id is malformed; over HTTP for every method
+          for (const method of ["queryLedgerState/epoch", "submitTransaction", "nextBlock"]) {
+            const noId = await post(service.base, paid.key, JSON.stringify({ jsonrpc: "2.0", method }));
+            assert.equal(noId.status, 400);
+            assert.equal(noId.body.error.code, -32600, method);
+            assert.match(noId.body.error.message, /'id' is required/);
+            assert.deepEqual([noId.body.method, noId.body.id], [method, null]);
+          }
           const preprod = await post(
             service.base,
             paid.key,
-            '{"jsonrpc":"2.0","method":"queryNetwork/blockHeight"}',
+            '{"jsonrpc":"2.0","method":"queryNetwork/blockHeight","id":1}',
             "/v1/preprod/ogmios",
           );
           assert.equal(typeof preprod.body.result, "number");
@@ -148,10 +145,16 @@ Deno.test({
           c.send("not json");
           c.send({ jsonrpc: "2.0", method: "nope", id: 3 });
           c.send({ jsonrpc: "2.0", method: "queryLedgerState/epoch" });
+          c.send({ jsonrpc: "2.0", method: "queryLedgerState/epoch", id: null });
           assert.deepEqual((await c.next()).id, { requestId: "1" });
           assert.equal((await c.next()).error.code, -32700);
           const missing = await c.next();
           assert.deepEqual([missing.error.code, missing.method, missing.id], [-32601, "nope", 3]);
+          // without an id: malformed (the spec), and the connection goes on
+          const noId = await c.next();
+          assert.deepEqual([noId.error.code, noId.method, noId.id], [-32600, "queryLedgerState/epoch", null]);
+          assert.match(noId.error.message, /'id' is required/);
+          // an id that is null is an id, echoed
           assert.deepEqual(await c.next(), {
             jsonrpc: "2.0",
             method: "queryLedgerState/epoch",

@@ -126,12 +126,13 @@ export const openDevnetService = async (
     return status!;
   };
   const syncFromTip = async () => {
-    sync.send({ jsonrpc: "2.0", method: "findIntersection", params: { points: ["origin"] } });
+    sync.send({ jsonrpc: "2.0", method: "findIntersection", params: { points: ["origin"] }, id: 1 });
     const tip = (await sync.next()).result.tip;
     sync.send({
       jsonrpc: "2.0",
       method: "findIntersection",
       params: { points: [{ slot: tip.slot, id: tip.id }] },
+      id: 2,
     });
     assert.deepEqual((await sync.next()).result.intersection, { slot: tip.slot, id: tip.id });
     // the first reply after an intersection rolls back to it

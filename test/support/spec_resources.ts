@@ -22,11 +22,16 @@ export interface SpecField {
   readonly nullable: boolean;
   /** For arrays of a named resource: its name. */
   readonly items?: string;
+  /** Bounds of a number (the spec's "decimal 0.0 to 1.0"). */
+  readonly minimum?: number;
+  readonly maximum?: number;
 }
 
 interface SpecFacts {
   readonly resources: Readonly<Record<string, ReadonlyArray<SpecField>>>;
   readonly publicEndpoints: Readonly<Record<string, ReadonlyArray<SpecField>>>;
+  /** Answers the spec calls open: its named members are listed, other members exist. */
+  readonly openObjects: ReadonlyArray<string>;
 }
 
 const facts: SpecFacts = JSON.parse(
@@ -44,13 +49,15 @@ export const hasKind = (value: unknown, field: SpecField): boolean => {
     case "string":
       return typeof value === "string";
     case "lovelace":
-      return typeof value === "string" && /^-?\d+$/.test(value);
+      return typeof value === "string" && /^\d+$/.test(value);
     case "date-time":
       return typeof value === "string" && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(value);
     case "integer":
       return Number.isInteger(value);
     case "number":
-      return typeof value === "number" && Number.isFinite(value);
+      return typeof value === "number" && Number.isFinite(value) &&
+        (field.minimum === undefined || value >= field.minimum) &&
+        (field.maximum === undefined || value <= field.maximum);
     case "boolean":
       return typeof value === "boolean";
     case "array":
@@ -69,3 +76,6 @@ export const readPublicEndpointFields = (path: string): Promise<ReadonlyArray<Sp
   if (!fields) return Promise.reject(new Error(`the spec facts have no endpoint GET ${path}`));
   return Promise.resolve(fields);
 };
+
+/** Whether the spec calls this endpoint's answer an open object (members beyond the named ones exist). */
+export const isOpenObject = (path: string): boolean => facts.openObjects.includes(path);
