@@ -12,6 +12,8 @@
  * names and permissions are checked the same way. An account named for the first time is the operator's own
  * and starts on the PAID plan. Unlike the dashboard, the operator may give an expiry in the past.
  *
+ * `usage` also prints each signed-up account's shared FREE budget (its FREE keys spend one: budget_subject.ts).
+ *
  * On the embedded database, a DATA_DIR that holds none is refused unless `--init` (create one there).
  */
 import { parseArgs } from "node:util";

@@ -70,8 +70,8 @@ Deno.test({
   fn: async (t) => {
     const environment = await createTestEnvironment("account_budgets");
     const env = { ...environment.env, ...limits };
-    const service = await startService(env);
-    const base = service.base;
+    let service = await startService(env);
+    let base = service.base;
     const get = (key: string, at = base) => async () => {
       const r = await fetch(`${at}/v1/key`, { headers: { apikey: key } });
       await r.body?.cancel();
@@ -129,6 +129,16 @@ Deno.test({
         const refused = await fetch(`${base}/v1/key`, { headers: { apikey: keys[0]! } });
         assert.equal(refused.status, 429);
         assert.match((await refused.json()).error.message, /^Daily request limit exceeded for the FREE tier/);
+        // a restarted instance starts from the account's recorded usage, all its keys together
+        await sleep(1_500); // the usage flush
+        await service.stop();
+        service = await startService(env);
+        base = service.base;
+        for (const key of keys) {
+          const r = await fetch(`${base}/v1/key`, { headers: { apikey: key } });
+          assert.equal(r.status, 429, "the day's shared quota stays spent after a restart");
+          await r.body?.cancel();
+        }
       });
 
       await t.step("and one hourly submission budget", async () => {
