@@ -176,6 +176,27 @@ const scenarios = (
   });
 
   Deno.test({
+    name: `${name}: a subject's budget is apart from others'; \`use\` reports what it spent without spending`,
+    ignore,
+    fn: () =>
+      run((l) =>
+        Effect.gen(function* () {
+          const account = "account:7";
+          for (let i = 0; i < 5; i++) {
+            assert.equal((yield* l.consume(account, "FREE", "request")).allowed, true);
+          }
+          assert.equal((yield* l.consume(account, "FREE", "request")).allowed, false);
+          // another subject (a key's own budget) is untouched
+          assert.equal((yield* l.consume("7", "FREE", "request")).remaining, 4);
+          assert.equal((yield* l.consumeSubmission(account, "FREE")).allowed, true);
+          assert.deepEqual(yield* l.use(account), { requestsToday: 6, submissionsLastHour: 1 });
+          assert.deepEqual(yield* l.use(account), { requestsToday: 6, submissionsLastHour: 1 });
+          assert.deepEqual(yield* l.use("8"), { requestsToday: 0, submissionsLastHour: 0 });
+        })
+      ),
+  });
+
+  Deno.test({
     name: `${name}: two limiters over the same store share one budget`,
     ignore: ignore || name === "memory",
     fn: () =>
