@@ -7,12 +7,12 @@
  *          [--networks mainnet,preprod] [--families rest,explorer,graphql,jsonrpc,submission] [--override-plan]
  *   list | revoke ID | deactivate ID | activate ID | rename ID NAME | rotate ID | usage [ID]
  *
+ * `usage` also prints each signed-up account's shared FREE budget (its FREE keys spend one: budget_subject.ts).
+ *
  * `create` applies the key policy the dashboard applies (src/domain/key_policy.ts): a FREE account (a sign-up,
  * or one the operator moved to FREE) gets FREE keys only, unless `--override-plan` says the operator means it;
  * names and permissions are checked the same way. An account named for the first time is the operator's own
  * and starts on the PAID plan. Unlike the dashboard, the operator may give an expiry in the past.
- *
- * `usage` also prints each signed-up account's shared FREE budget (its FREE keys spend one: budget_subject.ts).
  *
  * On the embedded database, a DATA_DIR that holds none is refused unless `--init` (create one there).
  */
