@@ -2,7 +2,8 @@
  * `Access`: the one gate every protected request passes (spec: Authentication, Errors, Limits). It resolves the
  * key through a cache (a poll of the key store's change counter every 250 ms clears it, so a revocation is
  * honoured within a second without a database read per request), checks status and expiry, spends the key's
- * rate budgets and counts usage. It also holds a key to its permissions (networks and families: 403 naming what
+ * rate budgets (its account's, for the FREE keys of a person's account: src/domain/budget_subject.ts) and counts
+ * usage. It also holds a key to its permissions (networks and families: 403 naming what
  * the key lacks), its account's state (disabled: 403) and its account's prepaid credits (401 `Insufficient
  * credits` when spent; see usage.ts for how instances share them). Refusals carry the spec's status, message and
  * rate-limit headers. Unknown keys
@@ -17,7 +18,13 @@ import { permissionRefusal } from "@src/domain/key_policy.ts";
 import type { Network } from "@schemas/network.ts";
 import { type KeyRecord, KeyStore } from "./key_store.ts";
 import { Metrics, type MetricsShape } from "./metrics.ts";
-import { type LimitDecision, RateLimiter, type RateLimiterUnavailable, type Spend } from "./rate_limiter.ts";
+import {
+  type BudgetUse,
+  type LimitDecision,
+  RateLimiter,
+  type RateLimiterUnavailable,
+  type Spend,
+} from "./rate_limiter.ts";
 import { type Family, Usage } from "./usage.ts";
 
 export interface Grant {
@@ -64,6 +71,11 @@ export interface AccessShape {
    * refusal is counted as refused instead of served.
    */
   readonly spendSubmission: (grant: Grant, network: Network) => Effect.Effect<void, AccessDenied>;
+  /**
+   * What the key's budget (shared by its account's FREE keys, or its own) has spent today and in the last hour;
+   * undefined when the limiter cannot say.
+   */
+  readonly budgetUse: (key: KeyRecord) => Effect.Effect<BudgetUse | undefined>;
   /** Spends one unit of a key's rate without refusing anything: messages the service sends on a WebSocket. */
   readonly charge: (key: KeyRecord) => Effect.Effect<void>;
   /**
@@ -251,7 +263,13 @@ export const AccessLive: Layer.Layer<Access, never, KeyStore | RateLimiter | Usa
       const refused = keyRefusal(secret, key, now) ?? requestRefusal(key!, family, spend, network);
       if (refused) return counted(refused);
       if (!limiter.consumeNow) return undefined;
-      const outcome = settle(key!, family, spend, limiter.consumeNow(key!.id, key!.tier, spend, now), now);
+      const outcome = settle(
+        key!,
+        family,
+        spend,
+        limiter.consumeNow(key!.budget, key!.tier, spend, now),
+        now,
+      );
       return outcome instanceof AccessDenied ? counted(outcome) : outcome;
     };
 
@@ -261,7 +279,7 @@ export const AccessLive: Layer.Layer<Access, never, KeyStore | RateLimiter | Usa
         const key = secret && looksLikeApiKey(secret) ? yield* lookup(secret) : null;
         const refused = keyRefusal(secret, key, now) ?? requestRefusal(key!, family, spend, network);
         if (refused) return yield* counted(refused);
-        const limit = yield* orUnlimited(limiter.consume(key!.id, key!.tier, spend));
+        const limit = yield* orUnlimited(limiter.consume(key!.budget, key!.tier, spend));
         const outcome = settle(key!, family, spend, limit, now);
         return outcome instanceof AccessDenied ? yield* counted(outcome) : outcome;
       });
@@ -270,7 +288,7 @@ export const AccessLive: Layer.Layer<Access, never, KeyStore | RateLimiter | Usa
       Effect.gen(function* () {
         const lacks = permissionRefusal(key.permissions, network, submissionFamilies);
         if (lacks !== undefined) return yield* counted(new AccessDenied({ status: 403, message: lacks }));
-        const limit = yield* orUnlimited(limiter.consumeSubmission(key.id, key.tier));
+        const limit = yield* orUnlimited(limiter.consumeSubmission(key.budget, key.tier));
         const now = yield* Clock.currentTimeMillis;
         if (limit && !limit.allowed) {
           usage.recordRefusedInstead(key.id, "ogmios", at, now);
@@ -279,13 +297,16 @@ export const AccessLive: Layer.Layer<Access, never, KeyStore | RateLimiter | Usa
         usage.recordSubmission(key.id, now);
       });
 
+    const budgetUse: AccessShape["budgetUse"] = (key) =>
+      limiter.use(key.budget).pipe(Effect.option, Effect.map(Option.getOrUndefined));
+
     const charge: AccessShape["charge"] = (key) =>
       limiter.consumeNow
         ? Effect.map(
           Clock.currentTimeMillis,
-          (now) => void limiter.consumeNow!(key.id, key.tier, "request", now),
+          (now) => void limiter.consumeNow!(key.budget, key.tier, "request", now),
         )
-        : Effect.ignore(limiter.consume(key.id, key.tier, "request"));
+        : Effect.ignore(limiter.consume(key.budget, key.tier, "request"));
 
     /**
      * Tells the watchers of keys that stopped being valid, once. A watched key is read again after the poll
@@ -329,6 +350,6 @@ export const AccessLive: Layer.Layer<Access, never, KeyStore | RateLimiter | Usa
     const isCached: AccessShape["isCached"] = (secret, now) =>
       !secret || !looksLikeApiKey(secret) || cached(secret, now) !== undefined;
 
-    return { authorize, authorizeNow, isCached, spendSubmission, charge, watch };
+    return { authorize, authorizeNow, isCached, spendSubmission, budgetUse, charge, watch };
   }),
 );

@@ -11,7 +11,7 @@ import { Context, Effect, Layer, Option } from "effect";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { generateApiKey, hashApiKey, keyHint } from "@src/domain/api_key.ts";
 import type { Plan } from "@src/domain/accounts.ts";
-import { EmailTaken } from "@src/domain/account_errors.ts";
+import { EmailTaken, KeyLimitReached } from "@src/domain/account_errors.ts";
 import { DatabaseUnavailable } from "@src/domain/errors.ts";
 import type { CheckedKey } from "@src/domain/key_policy.ts";
 import { keyColumns, type KeyRecord, type KeyStatus, storedPermissions, toRecord } from "./key_store.ts";
@@ -140,15 +140,25 @@ export interface AccountStoreShape {
 
   readonly keys: (accountId: number) => Effect.Effect<ReadonlyArray<KeyRecord>, Fail>;
   readonly key: (accountId: number, keyId: number) => Effect.Effect<Option.Option<KeyRecord>, Fail>;
-  readonly createKey: (accountId: number, key: CheckedKey) => Effect.Effect<NewSecretKey, Fail>;
+  /**
+   * `freeKeysLimit`: on a FREE account, the active keys it may hold; counted and inserted in one transaction
+   * holding the account's row, so concurrent creations cannot pass the limit together.
+   */
+  readonly createKey: (
+    accountId: number,
+    key: CheckedKey,
+    freeKeysLimit?: number,
+  ) => Effect.Effect<NewSecretKey, KeyLimitReached | Fail>;
   /** False when the account has no such key (or it is revoked, for the changes a revoked key cannot take). */
   readonly renameKey: (accountId: number, keyId: number, name: string) => Effect.Effect<boolean, Fail>;
   readonly rotateKey: (accountId: number, keyId: number) => Effect.Effect<Option.Option<string>, Fail>;
+  /** Re-activating a key holds to `freeKeysLimit` as `createKey` does. */
   readonly setKeyStatus: (
     accountId: number,
     keyId: number,
     status: KeyStatus,
-  ) => Effect.Effect<boolean, Fail>;
+    freeKeysLimit?: number,
+  ) => Effect.Effect<boolean, KeyLimitReached | Fail>;
   readonly usage: (accountId: number, keyId?: number) => Effect.Effect<AccountUsage, Fail>;
 
   /**
@@ -231,6 +241,22 @@ export const makeAccountStore = (sql: SqlClient, prefix: string): AccountStoreSh
         returning id::text as id`;
       const [record] = yield* keysWhere(sql.and([sql`k.id = ${Number(row!.id)}`]));
       return { secret, record: record! };
+    });
+  /**
+   * Fails with KeyLimitReached when the account is on the FREE plan and holds `limit` usable keys (active, not
+   * expired) besides `except`. Locks the account's row first: in a transaction, a concurrent creation waits
+   * for this one's insert and then counts it.
+   */
+  const holdFreeKeyLimit = (accountId: number, limit: number | undefined, except?: number) =>
+    Effect.gen(function* () {
+      if (limit === undefined) return;
+      const [account] = yield* sql<{ plan: string }>`
+        select plan from cds.account where id = ${accountId} for update`;
+      if (account?.plan !== "FREE") return;
+      const [row] = yield* sql<{ n: string }>`
+        select count(*)::text as n from cds.api_key where account_id = ${accountId} and status = 'active'
+          and (expires_at is null or expires_at > now()) and id <> ${except ?? 0}`;
+      if (Number(row!.n) >= limit) return yield* Effect.fail(new KeyLimitReached({ limit }));
     });
   /** The key's status may change (or the key take a change) only while it is not revoked. */
   const ownKey = (accountId: number, keyId: number) =>
@@ -427,8 +453,10 @@ export const makeAccountStore = (sql: SqlClient, prefix: string): AccountStoreSh
         keysWhere(sql.and([sql`k.account_id = ${accountId}`, sql`k.id = ${keyId}`])),
         (rows) => Option.fromNullable(rows[0]),
       ).pipe(Effect.mapError(unavailable)),
-    createKey: (accountId, key) =>
-      sql.withTransaction(insertKey(accountId, key)).pipe(Effect.mapError(unavailable)),
+    createKey: (accountId, key, freeKeysLimit) =>
+      sql.withTransaction(
+        Effect.zipRight(holdFreeKeyLimit(accountId, freeKeysLimit), insertKey(accountId, key)),
+      ).pipe(Effect.mapError((e) => e._tag === "KeyLimitReached" ? e : unavailable(e))),
     renameKey: (accountId, keyId, name) =>
       Effect.map(
         sql`update cds.api_key set name = ${name}, updated_at = now() where ${ownKey(accountId, keyId)}
@@ -443,12 +471,13 @@ export const makeAccountStore = (sql: SqlClient, prefix: string): AccountStoreSh
         (rows) => (rows.length > 0 ? Option.some(secret) : Option.none()),
       ).pipe(Effect.mapError(unavailable));
     },
-    setKeyStatus: (accountId, keyId, status) =>
-      Effect.map(
-        sql`update cds.api_key set status = ${status}, updated_at = now() where ${ownKey(accountId, keyId)}
-          returning id`,
-        (rows) => rows.length > 0,
-      ).pipe(Effect.mapError(unavailable)),
+    setKeyStatus: (accountId, keyId, status, freeKeysLimit) =>
+      sql.withTransaction(Effect.gen(function* () {
+        if (status === "active") yield* holdFreeKeyLimit(accountId, freeKeysLimit, keyId);
+        const rows = yield* sql`update cds.api_key set status = ${status}, updated_at = now()
+          where ${ownKey(accountId, keyId)} returning id`;
+        return rows.length > 0;
+      })).pipe(Effect.mapError((e) => e._tag === "KeyLimitReached" ? e : unavailable(e))),
     usage: (accountId, keyId) =>
       Effect.gen(function* () {
         const only = keyId === undefined ? sql`true` : sql`k.id = ${keyId}`;

@@ -28,6 +28,8 @@ export interface AppConfigShape {
   /** An ADA/USD quote API (CoinGecko's simple-price format, or `{"ada_usd", "updated_at"}`); none = demo feed. */
   readonly priceUrl: Option.Option<string>;
   readonly limits: Limits;
+  /** Active keys a FREE account may hold (its FREE keys share one set of FREE budgets either way). */
+  readonly freeKeysPerAccount: number;
   /** Seconds between devnet blocks on an embedded demo chain without upstream; 0 = no devnet (chain as seeded). */
   readonly devnetBlockSeconds: number;
   /** Browser origins allowed to call the API (CORS): `*`, a list of origins, or none (the default). */
@@ -61,7 +63,10 @@ export interface AppConfigShape {
 /** `*` (any origin) or the exact origins allowed; empty = no CORS headers at all. */
 export type CorsOrigins = "*" | ReadonlyArray<string>;
 
-/** Per-key limits (spec: Limits). 0 means no limit. */
+/**
+ * Per-key limits (spec: Limits); the FREE keys of a person's account share one set (budget_subject.ts). 0 means
+ * no limit.
+ */
 export interface Limits {
   readonly ratePerSecond: Readonly<Record<"FREE" | "PAID", number>>;
   readonly graphqlPerSecond: Readonly<Record<"FREE" | "PAID", number>>;
@@ -323,6 +328,7 @@ const settings = Config.all({
   logLevel,
   apiKeyPrefix,
   limits,
+  freeKeysPerAccount: wholeNumberIn("FREE_KEYS_PER_ACCOUNT", 10, 1, 1000, "keys"),
   devnetBlockSeconds,
   corsOrigins,
   maxBodyBytes,

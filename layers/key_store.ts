@@ -8,6 +8,7 @@ import type { SqlError } from "@effect/sql/SqlError";
 import { Context, Effect, Layer, Option } from "effect";
 import { generateApiKey, hashApiKey, keyHint } from "@src/domain/api_key.ts";
 import { allPermissions, type KeyFamily, type KeyPermissions, type Plan } from "@src/domain/accounts.ts";
+import { budgetSubject } from "@src/domain/budget_subject.ts";
 import { DatabaseUnavailable } from "@src/domain/errors.ts";
 import type { Network } from "@schemas/network.ts";
 import { ServiceDatabase } from "./service_db.ts";
@@ -33,6 +34,10 @@ export interface KeyRecord {
   readonly plan: Plan;
   readonly credits: number | null;
   readonly accountDisabled: boolean;
+  /** The account has an email address (a person's sign-up), not one of the operator's own. */
+  readonly personalAccount: boolean;
+  /** Whose budgets its requests spend (src/domain/budget_subject.ts): the account's for FREE keys of a person. */
+  readonly budget: string;
 }
 
 export interface NewKey {
@@ -81,33 +86,45 @@ interface KeyRow {
   readonly plan: Plan;
   readonly credits: string | null;
   readonly accountDisabled: boolean;
+  readonly personalAccount: boolean;
 }
 
-export const toRecord = (r: KeyRow): KeyRecord => ({
-  id: Number(r.id),
-  account: r.account,
-  accountId: Number(r.accountId),
-  name: r.name,
-  tier: r.tier,
-  status: r.status,
-  hint: r.hint,
-  createdAt: r.createdAt,
-  expiresAt: r.expiresAt,
-  permissions: {
-    networks: r.networks ?? allPermissions.networks,
-    families: r.families ?? allPermissions.families,
-  },
-  lastUsedAt: r.lastUsedAt,
-  plan: r.plan,
-  credits: r.credits === null ? null : Number(r.credits),
-  accountDisabled: r.accountDisabled,
-});
+export const toRecord = (r: KeyRow): KeyRecord => {
+  const holder = {
+    id: Number(r.id),
+    tier: r.tier,
+    accountId: Number(r.accountId),
+    personalAccount: r.personalAccount,
+  };
+  return {
+    id: Number(r.id),
+    account: r.account,
+    accountId: Number(r.accountId),
+    name: r.name,
+    tier: r.tier,
+    status: r.status,
+    hint: r.hint,
+    createdAt: r.createdAt,
+    expiresAt: r.expiresAt,
+    permissions: {
+      networks: r.networks ?? allPermissions.networks,
+      families: r.families ?? allPermissions.families,
+    },
+    lastUsedAt: r.lastUsedAt,
+    plan: r.plan,
+    credits: r.credits === null ? null : Number(r.credits),
+    accountDisabled: r.accountDisabled,
+    personalAccount: r.personalAccount,
+    budget: budgetSubject(holder),
+  };
+};
 
 /** The columns of a `KeyRow`, from `cds.api_key k join cds.account a`. */
 export const keyColumns = `k.id::text as id, a.name as account, a.id::text as "accountId", k.name, k.tier,
   k.status, k.hint, k.created_at as "createdAt", k.expires_at as "expiresAt", k.networks, k.families,
   k.last_used_at as "lastUsedAt", a.plan, a.credits::text as credits,
-  (a.disabled_at is not null or a.deleted_at is not null) as "accountDisabled"`;
+  (a.disabled_at is not null or a.deleted_at is not null) as "accountDisabled",
+  (a.email is not null) as "personalAccount"`;
 
 /**
  * As array literals (`{mainnet}`: the values are our own fixed words), or null (= all) when the permissions

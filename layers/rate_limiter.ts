@@ -1,5 +1,6 @@
 /**
- * `RateLimiter`: per-key budgets (spec: Limits). A request spends one unit of its tier's per-second rate and of
+ * `RateLimiter`: budgets per subject (spec: Limits): a key, or an account whose FREE keys share one budget
+ * (src/domain/budget_subject.ts; the caller names the subject). A request spends one unit of its tier's per-second rate and of
  * its daily quota; GraphQL also spends its own per-second rate; a submission also spends the hourly submission
  * budget (a sliding hour). Two implementations: in memory (one instance) and Redis (instances share budgets; per instance in
  * memory while Redis is down).
@@ -11,6 +12,7 @@ import type { Limits } from "./config.ts";
 import type { Tier } from "./key_store.ts";
 import { Dependencies, waitFor } from "./dependencies.ts";
 import { ServiceDatabase } from "./service_db.ts";
+import { budgetSubject } from "@src/domain/budget_subject.ts";
 
 export type Spend = "request" | "graphql" | "submission";
 
@@ -37,22 +39,31 @@ export interface LimitDecision {
 export class RateLimiterUnavailable
   extends Data.TaggedError("RateLimiterUnavailable")<{ readonly message: string }> {}
 
+/** What a subject has spent of its slow budgets, without spending anything (`/v1/key`, the dashboard). */
+export interface BudgetUse {
+  /** Requests counted today (UTC); 0 when the tier has no daily quota (nothing is counted then). */
+  readonly requestsToday: number;
+  readonly submissionsLastHour: number;
+}
+
 export interface RateLimiterShape {
+  /** `subject`: whose budget (budget_subject.ts): a key's id, or `account:<id>` for an account's FREE keys. */
   readonly consume: (
-    keyId: number,
+    subject: string,
     tier: Tier,
     spend: Spend,
   ) => Effect.Effect<LimitDecision, RateLimiterUnavailable>;
   /** The same, synchronously at a given time, for limiters that need no I/O (the request fast path). */
-  readonly consumeNow?: (keyId: number, tier: Tier, spend: Spend, now: number) => LimitDecision;
+  readonly consumeNow?: (subject: string, tier: Tier, spend: Spend, now: number) => LimitDecision;
   /**
    * The hourly submission budget alone, for a request already granted (its rate and daily quota spent) that
    * turns out to be a submission: JSON-RPC over HTTP learns it from the body.
    */
   readonly consumeSubmission: (
-    keyId: number,
+    subject: string,
     tier: Tier,
   ) => Effect.Effect<LimitDecision, RateLimiterUnavailable>;
+  readonly use: (subject: string) => Effect.Effect<BudgetUse, RateLimiterUnavailable>;
 }
 
 export class RateLimiter extends Context.Tag("RateLimiter")<RateLimiter, RateLimiterShape>() {}
@@ -116,20 +127,23 @@ const decide = (limits: Limits, tier: Tier, spend: Spend, c: Counts): LimitDecis
   return { ...tighter, allowed: true };
 };
 
-/** What a restarted instance already knows of today: requests per key today, submission times in the last hour. */
+/**
+ * What a restarted instance already knows of today: requests per subject today, submission times in the last
+ * hour.
+ */
 export interface MemoryLimiterHistory {
   readonly day: number;
-  readonly requestsToday: ReadonlyMap<number, number>;
-  readonly submissions: ReadonlyMap<number, ReadonlyArray<number>>;
+  readonly requestsToday: ReadonlyMap<string, number>;
+  readonly submissions: ReadonlyMap<string, ReadonlyArray<number>>;
 }
 
 export const makeMemoryRateLimiter = (limits: Limits, history?: MemoryLimiterHistory): RateLimiterShape => {
   const seconds = new Map<string, { second: number; count: number }>();
-  const days = new Map<number, { day: number; count: number }>(
-    [...(history?.requestsToday ?? [])].map(([keyId, count]) => [keyId, { day: history!.day, count }]),
+  const days = new Map<string, { day: number; count: number }>(
+    [...(history?.requestsToday ?? [])].map(([subject, count]) => [subject, { day: history!.day, count }]),
   );
-  const submissions = new Map<number, Array<number>>(
-    [...(history?.submissions ?? [])].map(([keyId, times]) => [keyId, [...times]]),
+  const submissions = new Map<string, Array<number>>(
+    [...(history?.submissions ?? [])].map(([subject, times]) => [subject, [...times]]),
   );
   const tick = (key: string, second: number) => {
     const w = seconds.get(key);
@@ -137,26 +151,26 @@ export const makeMemoryRateLimiter = (limits: Limits, history?: MemoryLimiterHis
     seconds.set(key, { second, count: 1 });
     return 1;
   };
-  /** The key's submission times in the hour before `now` (older ones forgotten). */
-  const lastHour = (keyId: number, now: number) => {
-    const recent = (submissions.get(keyId) ?? []).filter((t) => t > now - hourMs);
-    submissions.set(keyId, recent);
+  /** The subject's submission times in the hour before `now` (older ones forgotten). */
+  const lastHour = (subject: string, now: number) => {
+    const recent = (submissions.get(subject) ?? []).filter((t) => t > now - hourMs);
+    submissions.set(subject, recent);
     return recent;
   };
   const resetOf = (recent: ReadonlyArray<number>, now: number) =>
     recent.length > 0 ? recent[0]! + hourMs - now : 0;
-  const consumeNow = (keyId: number, tier: Tier, spend: Spend, now: number): LimitDecision => {
+  const consumeNow = (subject: string, tier: Tier, spend: Spend, now: number): LimitDecision => {
     const second = Math.floor(now / 1000);
     const day = Math.floor(now / dayMs);
-    const rate = tick(`${keyId}`, second);
-    const graphql = spend === "graphql" ? tick(`${keyId}:graphql`, second) : 0;
+    const rate = tick(subject, second);
+    const graphql = spend === "graphql" ? tick(`${subject}:graphql`, second) : 0;
     let daily = 0;
     if (limits.dailyRequests[tier] > 0) {
-      const d = days.get(keyId);
+      const d = days.get(subject);
       if (d && d.day === day) daily = ++d.count;
-      else days.set(keyId, { day, count: daily = 1 });
+      else days.set(subject, { day, count: daily = 1 });
     }
-    const recent = spend === "submission" ? lastHour(keyId, now) : [];
+    const recent = spend === "submission" ? lastHour(subject, now) : [];
     const decision = decide(limits, tier, spend, {
       rate,
       graphql,
@@ -168,18 +182,26 @@ export const makeMemoryRateLimiter = (limits: Limits, history?: MemoryLimiterHis
     if (spend === "submission" && decision.allowed) recent.push(now);
     return decision;
   };
-  const consumeSubmissionNow = (keyId: number, tier: Tier, now: number): LimitDecision => {
-    const recent = lastHour(keyId, now);
+  const consumeSubmissionNow = (subject: string, tier: Tier, now: number): LimitDecision => {
+    const recent = lastHour(subject, now);
     const decision = decideSubmission(limits, tier, recent.length, resetOf(recent, now));
     if (decision.allowed) recent.push(now);
     return decision;
   };
   return {
-    consume: (keyId, tier, spend) =>
-      Effect.map(Clock.currentTimeMillis, (now) => consumeNow(keyId, tier, spend, now)),
+    consume: (subject, tier, spend) =>
+      Effect.map(Clock.currentTimeMillis, (now) => consumeNow(subject, tier, spend, now)),
     consumeNow,
-    consumeSubmission: (keyId, tier) =>
-      Effect.map(Clock.currentTimeMillis, (now) => consumeSubmissionNow(keyId, tier, now)),
+    consumeSubmission: (subject, tier) =>
+      Effect.map(Clock.currentTimeMillis, (now) => consumeSubmissionNow(subject, tier, now)),
+    use: (subject) =>
+      Effect.map(Clock.currentTimeMillis, (now) => {
+        const d = days.get(subject);
+        return {
+          requestsToday: d && d.day === Math.floor(now / dayMs) ? d.count : 0,
+          submissionsLastHour: lastHour(subject, now).length,
+        };
+      }),
   };
 };
 
@@ -234,7 +256,7 @@ const redisFailure = (cause: unknown) =>
   new RateLimiterUnavailable({ message: `Redis: ${cause instanceof Error ? cause.message : String(cause)}` });
 
 export const makeRedisRateLimiter = (redis: Redis, limits: Limits, prefix = "cds:rl"): RateLimiterShape => ({
-  consume: (keyId, tier, spend) =>
+  consume: (subject, tier, spend) =>
     Effect.flatMap(Clock.currentTimeMillis, (now) =>
       Effect.tryPromise({
         try: async () => {
@@ -243,10 +265,10 @@ export const makeRedisRateLimiter = (redis: Redis, limits: Limits, prefix = "cds
           const [rate, graphql, daily, subs, oldest] = (await redis.eval(
             spendScript,
             4,
-            `${prefix}:${keyId}:s:${second}`,
-            `${prefix}:${keyId}:g:${second}`,
-            `${prefix}:${keyId}:d:${day}`,
-            `${prefix}:${keyId}:sub`,
+            `${prefix}:${subject}:s:${second}`,
+            `${prefix}:${subject}:g:${second}`,
+            `${prefix}:${subject}:d:${day}`,
+            `${prefix}:${subject}:sub`,
             spend === "graphql" ? "1" : "0",
             limits.dailyRequests[tier] > 0 ? "1" : "0",
             spend === "submission" ? "1" : "0",
@@ -265,14 +287,14 @@ export const makeRedisRateLimiter = (redis: Redis, limits: Limits, prefix = "cds
         },
         catch: redisFailure,
       })),
-  consumeSubmission: (keyId, tier) =>
+  consumeSubmission: (subject, tier) =>
     Effect.flatMap(Clock.currentTimeMillis, (now) =>
       Effect.tryPromise({
         try: async () => {
           const [subs, oldest] = (await redis.eval(
             submissionScript,
             1,
-            `${prefix}:${keyId}:sub`,
+            `${prefix}:${subject}:sub`,
             String(now),
             String(limits.submissionsPerHour[tier]),
             `${now}:${crypto.randomUUID()}`,
@@ -281,33 +303,68 @@ export const makeRedisRateLimiter = (redis: Redis, limits: Limits, prefix = "cds
         },
         catch: redisFailure,
       })),
+  use: (subject) =>
+    Effect.flatMap(Clock.currentTimeMillis, (now) =>
+      Effect.tryPromise({
+        try: async () => {
+          const [daily, subs] = await Promise.all([
+            redis.get(`${prefix}:${subject}:d:${Math.floor(now / dayMs)}`),
+            redis.zcount(`${prefix}:${subject}:sub`, `(${now - hourMs}`, "+inf"),
+          ]);
+          return { requestsToday: Number(daily ?? 0), submissionsLastHour: subs };
+        },
+        catch: redisFailure,
+      })),
 });
 
-/** Today's requests and the last hour's submissions per key, as recorded in the service database. */
+/** A usage row's key, as much of it as names its budget (budget_subject.ts). */
+interface HolderRow {
+  readonly keyId: string;
+  readonly tier: Tier;
+  readonly accountId: string;
+  readonly personalAccount: boolean;
+}
+
+const subjectOf = (r: HolderRow) =>
+  budgetSubject({
+    id: Number(r.keyId),
+    tier: r.tier,
+    accountId: Number(r.accountId),
+    personalAccount: r.personalAccount,
+  });
+
+const holderColumns = `k.id::text as "keyId", k.tier, k.account_id::text as "accountId",
+  (a.email is not null) as "personalAccount"`;
+
+/** Today's requests and the last hour's submissions per budget subject, as recorded in the service database. */
 const readHistory = Effect.gen(function* () {
   const { sql } = yield* ServiceDatabase;
   const now = yield* Clock.currentTimeMillis;
   const day = Math.floor(now / dayMs);
   const today = new Date(day * dayMs);
   return yield* Effect.all([
-    sql<{ keyId: string; n: string }>`
-      select key_id::text as "keyId", sum(requests)::text as n from cds.usage_daily
-      where day = ${today.toISOString().slice(0, 10)}::date group by key_id`,
-    sql<{ keyId: string; at: Date }>`
-      select key_id::text as "keyId", at from cds.submission where at > ${new Date(
-      now - hourMs,
-    )} order by at`,
+    sql<HolderRow & { n: string }>`
+      select ${sql.literal(holderColumns)}, u.n from (
+        select key_id, sum(requests)::text as n from cds.usage_daily
+        where day = ${today.toISOString().slice(0, 10)}::date group by key_id
+      ) u join cds.api_key k on k.id = u.key_id join cds.account a on a.id = k.account_id`,
+    sql<HolderRow & { at: Date }>`
+      select ${sql.literal(holderColumns)}, s.at from cds.submission s
+      join cds.api_key k on k.id = s.key_id join cds.account a on a.id = k.account_id
+      where s.at > ${new Date(now - hourMs)} order by s.at`,
   ]).pipe(
     Effect.map(([requests, subs]): MemoryLimiterHistory => {
-      const submissions = new Map<number, Array<number>>();
-      for (const s of subs) {
-        submissions.set(Number(s.keyId), [...(submissions.get(Number(s.keyId)) ?? []), s.at.getTime()]);
+      const requestsToday = new Map<string, number>();
+      for (const r of requests) {
+        const subject = subjectOf(r);
+        requestsToday.set(subject, (requestsToday.get(subject) ?? 0) + Number(r.n));
       }
-      return {
-        day,
-        requestsToday: new Map(requests.map((r) => [Number(r.keyId), Number(r.n)])),
-        submissions,
-      };
+      const submissions = new Map<string, Array<number>>();
+      for (const s of subs) {
+        const subject = subjectOf(s);
+        submissions.set(subject, [...(submissions.get(subject) ?? []), s.at.getTime()]);
+      }
+      return { day, requestsToday, submissions };
     }),
     Effect.tapError((e) => Effect.logWarning(`limits start empty: cannot read today's usage: ${e.message}`)),
     Effect.orElseSucceed(() => undefined),
@@ -337,8 +394,8 @@ export const makeResilientRateLimiter = (
   let degradedSince: number | undefined;
   let warnedAt = 0;
   /** `spend` on Redis; on the instance's own budgets while Redis does not answer. */
-  const resilient = (
-    spend: (limiter: RateLimiterShape) => Effect.Effect<LimitDecision, RateLimiterUnavailable>,
+  const resilient = <A>(
+    spend: (limiter: RateLimiterShape) => Effect.Effect<A, RateLimiterUnavailable>,
   ) =>
     spend(shared).pipe(
       Effect.tap(() =>
@@ -372,8 +429,9 @@ export const makeResilientRateLimiter = (
       ),
     );
   return {
-    consume: (keyId, tier, spend) => resilient((limiter) => limiter.consume(keyId, tier, spend)),
-    consumeSubmission: (keyId, tier) => resilient((limiter) => limiter.consumeSubmission(keyId, tier)),
+    consume: (subject, tier, spend) => resilient((limiter) => limiter.consume(subject, tier, spend)),
+    consumeSubmission: (subject, tier) => resilient((limiter) => limiter.consumeSubmission(subject, tier)),
+    use: (subject) => resilient((limiter) => limiter.use(subject)),
   };
 };
 

@@ -765,6 +765,19 @@ export interface components {
             result: unknown;
         };
         KeyInfo: {
+            /** @description whose limits the key spends, and what is spent of them */
+            budget: {
+                description: string;
+                /** @description how many active keys spend this budget (1 for a key's own; null when unknown just now) */
+                keys: components["schemas"]["Int"] | null;
+                requestsLeftToday: components["schemas"]["Int"] | null;
+                /** @description requests this budget counted today (UTC), all its keys together; null without a daily quota */
+                requestsToday: components["schemas"]["Int"] | null;
+                /** @description true when every FREE key of the key's account spends these same limits (one budget) */
+                shared: boolean;
+                submissionsLastHour: components["schemas"]["Int"] | null;
+                submissionsLeftThisHour: components["schemas"]["Int"] | null;
+            };
             /**
              * Format: date-time
              * @description ISO-8601 date-time in UTC

@@ -61,6 +61,22 @@ export const KeyInfo = Schema.Struct({
     requestsPerDay: limit,
     submissionsPerHour: limit,
   }),
+  budget: Schema.Struct({
+    shared: Schema.Boolean.annotations({
+      description: "true when every FREE key of the key's account spends these same limits (one budget)",
+    }),
+    keys: Schema.NullOr(Schema.Int).annotations({
+      description: "how many active keys spend this budget (1 for a key's own; null when unknown just now)",
+    }),
+    description: Schema.String,
+    requestsToday: Schema.NullOr(Schema.Int).annotations({
+      description:
+        "requests this budget counted today (UTC), all its keys together; null without a daily quota",
+    }),
+    requestsLeftToday: limit,
+    submissionsLastHour: Schema.NullOr(Schema.Int),
+    submissionsLeftThisHour: limit,
+  }).annotations({ description: "whose limits the key spends, and what is spent of them" }),
 }).annotations({ identifier: "KeyInfo" });
 
 export const OgmiosHealth = Schema.Struct({

@@ -7,6 +7,8 @@
  *          [--networks mainnet,preprod] [--families rest,explorer,graphql,jsonrpc,submission] [--override-plan]
  *   list | revoke ID | deactivate ID | activate ID | rename ID NAME | rotate ID | usage [ID]
  *
+ * `usage` also prints each signed-up account's shared FREE budget (its FREE keys spend one: budget_subject.ts).
+ *
  * `create` applies the key policy the dashboard applies (src/domain/key_policy.ts): a FREE account (a sign-up,
  * or one the operator moved to FREE) gets FREE keys only, unless `--override-plan` says the operator means it;
  * names and permissions are checked the same way. An account named for the first time is the operator's own
@@ -22,6 +24,7 @@ import { makeAccountStore } from "@layers/account_store.ts";
 import { checkKeyName, checkPermissions, mayCreate } from "@src/domain/key_policy.ts";
 import { allPermissions } from "@src/domain/accounts.ts";
 import { type KeyRecord, type KeyStatus, makeKeyStore } from "@layers/key_store.ts";
+import type { AppConfigShape, Limits } from "@layers/config.ts";
 import { fail, runServiceDbCli } from "./service_db_cli.ts";
 
 const usage = `usage: npm run keys -- <command> [--init] [--wait SECONDS]
@@ -60,8 +63,39 @@ const restricted = (k: KeyRecord) =>
 
 const header = "  id  tier  status    hint        created               expires               account/name";
 
-const run = (sql: SqlClient, prefix: string, args: Array<string>) =>
+/**
+ * The shared FREE budgets (src/domain/budget_subject.ts): per signed-up account with FREE keys, what all of them
+ * spent together today and in the last hour, against the FREE limits; only the key's account when `id` is given.
+ */
+const sharedBudgets = (sql: SqlClient, limits: Limits, id: number | null) =>
+  Effect.map(
+    sql<{ email: string; keys: string; today: string; subs: string }>`
+      select a.email,
+        (select count(*) from cds.api_key k where k.account_id = a.id and k.tier = 'FREE' and k.status = 'active'
+          and (k.expires_at is null or k.expires_at > now()))::text as keys,
+        (select coalesce(sum(u.requests), 0) from cds.usage_daily u join cds.api_key k on k.id = u.key_id
+          where k.account_id = a.id and k.tier = 'FREE' and u.day = (now() at time zone 'utc')::date)::text as today,
+        (select count(*) from cds.submission s join cds.api_key k on k.id = s.key_id
+          where k.account_id = a.id and k.tier = 'FREE' and s.at > now() - interval '1 hour')::text as subs
+      from cds.account a
+      where a.email is not null and exists (select 1 from cds.api_key k where k.account_id = a.id
+          and k.tier = 'FREE' and k.status <> 'revoked' and (${id}::bigint is null or k.id = ${id}))
+      order by a.id`,
+    (rows) => {
+      const of = (n: string, limit: number) => limit > 0 ? `${n} of ${limit}` : `${n} (no limit)`;
+      return rows.length === 0
+        ? ["  none"]
+        : rows.map((r) =>
+          `  ${r.email}: ${r.keys} active FREE keys share one budget; today ${
+            of(r.today, limits.dailyRequests.FREE)
+          } requests, ${of(r.subs, limits.submissionsPerHour.FREE)} submissions in the last hour`
+        );
+    },
+  );
+
+const run = (sql: SqlClient, config: AppConfigShape, args: Array<string>) =>
   Effect.gen(function* () {
+    const prefix = config.apiKeyPrefix;
     const store = makeKeyStore(sql, prefix);
     const [command, ...rest] = args;
     const setStatus = (status: KeyStatus) =>
@@ -168,6 +202,8 @@ const run = (sql: SqlClient, prefix: string, args: Array<string>) =>
           ...daily.map((d) => `${d.id.padStart(5)}  ${d.day}  ${d.family.padEnd(8)}  ${d.requests}`),
           "transaction submissions in the last hour:",
           ...(subs.length > 0 ? subs.map((s) => `  key ${s.id}: ${s.n}`) : ["  none"]),
+          "FREE budgets shared by an account's FREE keys (the figures above are per key):",
+          ...(yield* sharedBudgets(sql, config.limits, id)),
         ].join("\n");
       }
       default:
@@ -178,4 +214,4 @@ const run = (sql: SqlClient, prefix: string, args: Array<string>) =>
     }
   });
 
-await runServiceDbCli("keys", usage, (sql, config, args) => run(sql, config.apiKeyPrefix, args));
+await runServiceDbCli("keys", usage, (sql, config, args) => run(sql, config, args));

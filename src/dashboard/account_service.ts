@@ -121,20 +121,29 @@ const accountViewOf = (a: Omit<AccountRecord, "passwordHash">): AccountView => (
 
 const sum = (ns: ReadonlyArray<number>) => ns.reduce((a, b) => a + b, 0);
 
-/** The report's days and keys as the pages' figures; the account's quota left is its live keys' together. */
+/**
+ * The report's days and keys as the pages' figures; the quota left is that of the budgets the live keys spend:
+ * the FREE budget the account's FREE keys share, once, and each other key's own.
+ */
 const usageViewOf = (report: Effect.Effect.Success<ReturnType<typeof usageReport>>): UsageView => {
   const live = report.keys.filter((k) => k.status !== "revoked");
+  const shared = live.some((k) => k.sharesBudget) ? report.sharedBudget : null;
+  const budgets = [
+    ...live.filter((k) => !k.sharesBudget).map((k) => k.quotaLeftToday),
+    ...(shared ? [shared.quotaLeftToday] : []),
+  ];
   return {
     days: report.days.map((d) => d.day),
     points: report.days.flatMap((d) =>
       Object.entries(d.requests).map(([family, requests]) => ({ day: d.day, family, requests }))
     ),
     requestsToday: sum(report.keys.map((k) => k.requestsToday)),
-    quotaLeftToday: live.length === 0
+    quotaLeftToday: budgets.length === 0
       ? 0
-      : live.some((k) => k.quotaLeftToday === null)
+      : budgets.some((q) => q === null)
       ? null
-      : sum(live.map((k) => k.quotaLeftToday ?? 0)),
+      : sum(budgets.map((q) => q ?? 0)),
+    sharedBy: shared?.keys ?? null,
     submissionsLastHour: sum(report.keys.map((k) => k.submissionsLastHour)),
     rateLimited: sum(report.days.map((d) => d.rateLimited)),
   };

@@ -11,6 +11,7 @@ import type {
   InvalidCredentials,
   InvalidEmail,
   InvalidKeyRequest,
+  KeyLimitReached,
   LoginThrottled,
   PlanForbids,
   SessionInvalid,
@@ -36,6 +37,7 @@ export type DashboardFailure =
   | EmailUnconfirmed
   | PlanForbids
   | InvalidKeyRequest
+  | KeyLimitReached
   | TokenInvalid
   | SessionInvalid
   | NotFoundError
@@ -126,6 +128,13 @@ export const describe = (failure: DashboardFailure): Shown =>
         status: 400,
         field: keyField(e.field),
         message: `${fieldNames[keyField(e.field)] ?? e.field}: ${e.reason}.`,
+      }),
+      KeyLimitReached: (e) => ({
+        kind: "form" as const,
+        status: 409,
+        message:
+          `A FREE account holds at most ${e.limit} active keys, and all of them share one set of FREE ` +
+          "limits: deactivate or revoke a key first.",
       }),
       TokenInvalid: () => ({
         kind: "page" as const,

@@ -25,8 +25,10 @@ export interface UsageView {
   readonly days: ReadonlyArray<string>;
   readonly points: ReadonlyArray<UsagePoint>;
   readonly requestsToday: number;
-  /** Requests left today under the daily quota; null = no daily limit. */
+  /** Requests left today under the daily quota (a shared FREE budget counted once); null = no daily limit. */
   readonly quotaLeftToday: number | null;
+  /** When the figures include the account's shared FREE budget: how many active FREE keys share it. */
+  readonly sharedBy: number | null;
   readonly submissionsLastHour: number;
   /** 429 answers over the days shown. */
   readonly rateLimited: number;

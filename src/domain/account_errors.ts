@@ -81,3 +81,11 @@ export class SessionInvalid extends Data.TaggedError("SessionInvalid") {
     return "Your session has ended; log in again";
   }
 }
+
+/** A FREE account holds its most active keys already (FREE_KEYS_PER_ACCOUNT): one more is not made or re-activated. */
+export class KeyLimitReached extends Data.TaggedError("KeyLimitReached")<{ readonly limit: number }> {
+  override get message(): string {
+    return `A FREE account holds at most ${this.limit} active keys (they share one set of FREE limits); ` +
+      "deactivate or revoke one first";
+  }
+}

@@ -1,26 +1,64 @@
 /**
- * `GET /v1/key`: what the calling key is and which limits apply to it, so a client can check its key and tier
- * without the dashboard. The secret itself is never echoed, only its hint. Pure: everything it needs is in the
- * grant and the configured limits.
+ * `GET /v1/key`: what the calling key is, which limits apply to it and whose they are, so a client can check its
+ * key and tier without the dashboard. The FREE keys of a person's account share one budget
+ * (src/domain/budget_subject.ts): `budget` says so, with how many keys share it and the account-wide figures
+ * spent today and in the last hour. The secret itself is never echoed, only its hint.
  */
-import type { Grant } from "@layers/access.ts";
+import { Effect } from "effect";
+import { Access, type Grant } from "@layers/access.ts";
+import { AccountStore } from "@layers/account_store.ts";
 import type { Limits } from "@layers/config.ts";
+import { sharesAccountBudget } from "@src/domain/budget_subject.ts";
 
-export const keyInfo = (grant: Grant, limits: Limits) => {
-  const tier = grant.key.tier;
-  const orNull = (n: number) => (n > 0 ? n : null);
-  return {
-    name: grant.key.name,
-    hint: grant.key.hint,
-    tier,
-    status: grant.key.status,
-    createdAt: grant.key.createdAt.toISOString(),
-    expiresAt: grant.key.expiresAt?.toISOString() ?? null,
-    limits: {
-      requestsPerSecond: orNull(limits.ratePerSecond[tier]),
-      graphqlRequestsPerSecond: orNull(limits.graphqlPerSecond[tier]),
-      requestsPerDay: orNull(limits.dailyRequests[tier]),
-      submissionsPerHour: orNull(limits.submissionsPerHour[tier]),
-    },
-  };
-};
+export const keyInfo = (grant: Grant, limits: Limits) =>
+  Effect.gen(function* () {
+    const key = grant.key;
+    const tier = key.tier;
+    const orNull = (n: number) => (n > 0 ? n : null);
+    const shared = sharesAccountBudget(key);
+    const now = Date.now();
+    const keys = shared
+      ? yield* Effect.flatMap(AccountStore, (store) => store.keys(key.accountId)).pipe(
+        Effect.map((all) =>
+          all.filter((k) =>
+            sharesAccountBudget(k) && k.status === "active" &&
+            (k.expiresAt === null || k.expiresAt.getTime() > now)
+          ).length
+        ),
+        Effect.orElseSucceed(() => null),
+      )
+      : 1;
+    const use = yield* Effect.flatMap(Access, (access) => access.budgetUse(key));
+    const daily = limits.dailyRequests[tier];
+    const hourly = limits.submissionsPerHour[tier];
+    const requestsToday = daily > 0 && use ? use.requestsToday : null;
+    const submissionsLastHour = use ? use.submissionsLastHour : null;
+    return {
+      name: key.name,
+      hint: key.hint,
+      tier,
+      status: key.status,
+      createdAt: key.createdAt.toISOString(),
+      expiresAt: key.expiresAt?.toISOString() ?? null,
+      limits: {
+        requestsPerSecond: orNull(limits.ratePerSecond[tier]),
+        graphqlRequestsPerSecond: orNull(limits.graphqlPerSecond[tier]),
+        requestsPerDay: orNull(daily),
+        submissionsPerHour: orNull(hourly),
+      },
+      budget: {
+        shared,
+        keys,
+        description: shared
+          ? `shared by the account's ${keys ?? "FREE"} active FREE key${keys === 1 ? "" : "s"}: ` +
+            "their requests and submissions count against these limits together"
+          : "this key's own",
+        requestsToday,
+        requestsLeftToday: daily > 0 && requestsToday !== null ? Math.max(0, daily - requestsToday) : null,
+        submissionsLastHour,
+        submissionsLeftThisHour: hourly > 0 && submissionsLastHour !== null
+          ? Math.max(0, hourly - submissionsLastHour)
+          : null,
+      },
+    };
+  });

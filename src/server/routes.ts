@@ -180,7 +180,8 @@ export const routes: ReadonlyArray<Route> = [
     method: "GET",
     path: api.keyInfo.path,
     access: { family: "account", spend: "request" },
-    run: (ctx) => json(encodeKeyInfo(keyInfo(ctx.grant!, ctx.config.limits)), 200, noStore),
+    run: (ctx) =>
+      Effect.map(keyInfo(ctx.grant!, ctx.config.limits), (k) => json(encodeKeyInfo(k), 200, noStore)),
   },
   { method: "GET", path: api.openApi.path, access: "public", run: () => json(openApiDocument, 200) },
   {

@@ -47,7 +47,7 @@ const scenarios = (
   };
   /** Key 1 is on FREE, key 2 on PAID. */
   const spend = (l: RateLimiterShape, n: number, tier: "FREE" | "PAID", what: Spend) =>
-    Effect.forEach(Array.from({ length: n }), () => l.consume(tier === "FREE" ? 1 : 2, tier, what));
+    Effect.forEach(Array.from({ length: n }), () => l.consume(tier === "FREE" ? "1" : "2", tier, what));
 
   Deno.test({
     name: `${name}: the per-second rate refuses the request past the limit until the next second`,
@@ -58,13 +58,13 @@ const scenarios = (
           const first = yield* spend(l, 5, "FREE", "request");
           assert.ok(first.every((d) => d.allowed));
           assert.deepEqual(first.map((d) => d.remaining), [4, 3, 2, 1, 0]);
-          const over = yield* l.consume(1, "FREE", "request");
+          const over = yield* l.consume("1", "FREE", "request");
           assert.equal(over.allowed, false);
           assert.equal(over.exceeded, "rate");
           assert.equal(over.limit, 5);
           assert.ok(over.resetMs > 0 && over.resetMs <= 1000);
           yield* TestClock.adjust("1 second");
-          assert.equal((yield* l.consume(1, "FREE", "request")).allowed, true);
+          assert.equal((yield* l.consume("1", "FREE", "request")).allowed, true);
           const paid = yield* spend(l, 20, "PAID", "request");
           assert.ok(paid.every((d: LimitDecision) => d.allowed), "another key has its own budget");
         })
@@ -99,17 +99,17 @@ const scenarios = (
       run((l) =>
         Effect.gen(function* () {
           for (let i = 0; i < 12; i++) {
-            assert.equal((yield* l.consume(1, "FREE", "request")).allowed, true, `request ${i + 1}`);
+            assert.equal((yield* l.consume("1", "FREE", "request")).allowed, true, `request ${i + 1}`);
             yield* TestClock.adjust("300 millis");
           }
-          const over = yield* l.consume(1, "FREE", "request");
+          const over = yield* l.consume("1", "FREE", "request");
           assert.equal(over.exceeded, "daily");
           assert.ok(
             over.resetMs > 0 && over.resetMs <= 10_000,
             `resets at midnight UTC, in ${over.resetMs} ms`,
           );
           yield* TestClock.adjust(over.resetMs);
-          assert.equal((yield* l.consume(1, "FREE", "request")).allowed, true, "a new UTC day");
+          assert.equal((yield* l.consume("1", "FREE", "request")).allowed, true, "a new UTC day");
           for (let i = 0; i < 3; i++) {
             assert.ok(
               (yield* spend(l, 10, "PAID", "request")).every((d) => d.allowed),
@@ -128,14 +128,14 @@ const scenarios = (
       run((l) =>
         Effect.gen(function* () {
           for (let i = 0; i < 3; i++) {
-            assert.equal((yield* l.consume(1, "FREE", "submission")).allowed, true);
+            assert.equal((yield* l.consume("1", "FREE", "submission")).allowed, true);
             yield* TestClock.adjust("10 minutes");
           }
-          const over = yield* l.consume(1, "FREE", "submission");
+          const over = yield* l.consume("1", "FREE", "submission");
           assert.equal(over.exceeded, "submissions");
           assert.equal(over.resetMs, 30 * 60_000, "the first submission leaves the window in 30 minutes");
           yield* TestClock.adjust("30 minutes");
-          assert.equal((yield* l.consume(1, "FREE", "submission")).allowed, true);
+          assert.equal((yield* l.consume("1", "FREE", "submission")).allowed, true);
           const paid = yield* spend(l, 10, "PAID", "submission");
           assert.ok(paid.every((d) => d.allowed));
         })
@@ -150,8 +150,8 @@ const scenarios = (
         Effect.gen(function* () {
           // the request's rate is 5 a second: three granted requests, each then a submission
           for (let i = 0; i < 3; i++) {
-            assert.equal((yield* l.consume(1, "FREE", "request")).allowed, true);
-            const submission = yield* l.consumeSubmission(1, "FREE");
+            assert.equal((yield* l.consume("1", "FREE", "request")).allowed, true);
+            const submission = yield* l.consumeSubmission("1", "FREE");
             assert.deepEqual([submission.allowed, submission.budget, submission.remaining], [
               true,
               "submissions",
@@ -159,18 +159,39 @@ const scenarios = (
             ]);
           }
           // the submissions spent no rate: two requests are still left in this second
-          assert.equal((yield* l.consume(1, "FREE", "request")).remaining, 1);
-          const over = yield* l.consumeSubmission(1, "FREE");
+          assert.equal((yield* l.consume("1", "FREE", "request")).remaining, 1);
+          const over = yield* l.consumeSubmission("1", "FREE");
           assert.deepEqual([over.allowed, over.exceeded], [false, "submissions"]);
           // one budget with whole submissions
-          assert.equal((yield* l.consume(1, "FREE", "submission")).exceeded, "submissions");
+          assert.equal((yield* l.consume("1", "FREE", "submission")).exceeded, "submissions");
           yield* TestClock.adjust("61 minutes");
-          assert.equal((yield* l.consumeSubmission(1, "FREE")).allowed, true);
+          assert.equal((yield* l.consumeSubmission("1", "FREE")).allowed, true);
           const paid = yield* Effect.forEach(
             Array.from({ length: 10 }),
-            () => l.consumeSubmission(2, "PAID"),
+            () => l.consumeSubmission("2", "PAID"),
           );
           assert.ok(paid.every((d) => d.allowed));
+        })
+      ),
+  });
+
+  Deno.test({
+    name: `${name}: a subject's budget is apart from others'; \`use\` reports what it spent without spending`,
+    ignore,
+    fn: () =>
+      run((l) =>
+        Effect.gen(function* () {
+          const account = "account:7";
+          for (let i = 0; i < 5; i++) {
+            assert.equal((yield* l.consume(account, "FREE", "request")).allowed, true);
+          }
+          assert.equal((yield* l.consume(account, "FREE", "request")).allowed, false);
+          // another subject (a key's own budget) is untouched
+          assert.equal((yield* l.consume("7", "FREE", "request")).remaining, 4);
+          assert.equal((yield* l.consumeSubmission(account, "FREE")).allowed, true);
+          assert.deepEqual(yield* l.use(account), { requestsToday: 6, submissionsLastHour: 1 });
+          assert.deepEqual(yield* l.use(account), { requestsToday: 6, submissionsLastHour: 1 });
+          assert.deepEqual(yield* l.use("8"), { requestsToday: 0, submissionsLastHour: 0 });
         })
       ),
   });
@@ -183,7 +204,7 @@ const scenarios = (
         Effect.gen(function* () {
           const decisions = [];
           for (let i = 0; i < 6; i++) {
-            decisions.push(yield* (i % 2 === 0 ? a : b).consume(1, "FREE", "request"));
+            decisions.push(yield* (i % 2 === 0 ? a : b).consume("1", "FREE", "request"));
           }
           assert.deepEqual(decisions.map((d) => d.allowed), [true, true, true, true, true, false]);
         })

@@ -121,7 +121,7 @@ Deno.test({
       );
       const decisions = [];
       for (let i = 0; i < 4; i++) {
-        decisions.push(await Effect.runPromise(limiter.consume(7, "FREE", "submission")));
+        decisions.push(await Effect.runPromise(limiter.consume("7", "FREE", "submission")));
       }
       assert.deepEqual(decisions.map((d) => d.allowed), [true, true, false, false]);
       assert.equal(decisions[2]!.exceeded, "submissions");

@@ -20,7 +20,11 @@ export const usageCards = (u: UsageView): Html =>
       </div>
       <div class="card">
         <div class="figure">${u.quotaLeftToday === null ? "no limit" : formatCount(u.quotaLeftToday)}</div>
-        <div class="label">of today's quota left</div>
+        <div class="label">of today's quota left${u.sharedBy === null
+          ? ""
+          : ` (one FREE budget, shared by your ${u.sharedBy} active FREE key${
+            u.sharedBy === 1 ? "" : "s"
+          })`}</div>
       </div>
       <div class="card">
         <div class="figure">${formatCount(u.submissionsLastHour)}</div>

@@ -1,12 +1,14 @@
 /**
  * An account's usage (or one key's): requests per UTC day and family for the last 30 days (every day listed,
  * oldest first, zeros included, so a chart needs no gaps filled), 429s per day, and per key what is left of
- * today's quota and its submissions in the last hour. Figures lag the requests by at most a second (the usage
- * flush).
+ * today's quota and its submissions in the last hour. The FREE keys of a person's account share one budget
+ * (src/domain/budget_subject.ts): their quota left is the account's, and `sharedBudget` gives its figures, all
+ * those keys together. Figures lag the requests by at most a second (the usage flush).
  */
 import { Effect } from "effect";
 import { AccountStore } from "@layers/account_store.ts";
 import { AppConfig } from "@layers/config.ts";
+import { sharesAccountBudget } from "@src/domain/budget_subject.ts";
 import { ownKey } from "./own_key.ts";
 
 /** The usage families as recorded (layers/usage.ts): `ogmios` is the JSON-RPC endpoint, `account` /v1/key. */
@@ -30,6 +32,20 @@ export interface KeyUsage {
   readonly submissionsLastHour: number;
   /** Null when the tier has no hourly submission limit. */
   readonly submissionsPerHour: number | null;
+  /** The key spends the account's shared FREE budget (its quota left is the account's). */
+  readonly sharesBudget: boolean;
+}
+
+/** The one FREE budget the account's FREE keys share, all of them together. */
+export interface SharedBudget {
+  /** Its active (unexpired) keys. */
+  readonly keys: number;
+  readonly requestsToday: number;
+  /** Null when the FREE tier has no daily quota. */
+  readonly quotaLeftToday: number | null;
+  readonly submissionsLastHour: number;
+  /** Null when the FREE tier has no hourly submission limit. */
+  readonly submissionsLeftThisHour: number | null;
 }
 
 const dayMs = 86_400_000;
@@ -38,8 +54,14 @@ export const usageReport = (accountId: number, keyId?: number) =>
   Effect.gen(function* () {
     const store = yield* AccountStore;
     const { limits } = yield* AppConfig;
-    const keys = keyId === undefined ? yield* store.keys(accountId) : [yield* ownKey(accountId, keyId)];
-    const usage = yield* store.usage(accountId, keyId);
+    const all = yield* store.keys(accountId);
+    const keys = keyId === undefined ? all : [yield* ownKey(accountId, keyId)];
+    // the whole account's: a shared budget's figures need every key's
+    const accountUsage = yield* store.usage(accountId);
+    const usage = keyId === undefined ? accountUsage : {
+      daily: accountUsage.daily.filter((r) => r.keyId === keyId),
+      submissionsLastHour: accountUsage.submissionsLastHour,
+    };
     const today = new Date(Date.now() - (Date.now() % dayMs));
     const days: Array<UsageDay> = [];
     for (let i = 29; i >= 0; i--) {
@@ -55,10 +77,30 @@ export const usageReport = (accountId: number, keyId?: number) =>
       });
     }
     const todayText = today.toISOString().slice(0, 10);
-    const perKey: Array<KeyUsage> = keys.map((k) => {
-      const requestsToday = usage.daily
-        .filter((r) => r.keyId === k.id && r.day === todayText)
+    const requestsTodayOf = (ids: ReadonlySet<number>) =>
+      accountUsage.daily
+        .filter((r) => ids.has(r.keyId) && r.day === todayText)
         .reduce((n, r) => n + r.requests, 0);
+    const sharing = all.filter(sharesAccountBudget);
+    const sharingIds = new Set(sharing.map((k) => k.id));
+    const quota = limits.dailyRequests.FREE;
+    const hourly = limits.submissionsPerHour.FREE;
+    const sharedSubmissions = sharing.reduce(
+      (n, k) => n + (accountUsage.submissionsLastHour.get(k.id) ?? 0),
+      0,
+    );
+    const sharedRequests = requestsTodayOf(sharingIds);
+    const sharedBudget: SharedBudget | null = sharing.length === 0 ? null : {
+      keys: sharing.filter((k) => k.status === "active" && (k.expiresAt === null || k.expiresAt > new Date()))
+        .length,
+      requestsToday: sharedRequests,
+      quotaLeftToday: quota > 0 ? Math.max(0, quota - sharedRequests) : null,
+      submissionsLastHour: sharedSubmissions,
+      submissionsLeftThisHour: hourly > 0 ? Math.max(0, hourly - sharedSubmissions) : null,
+    };
+    const perKey: Array<KeyUsage> = keys.map((k) => {
+      const requestsToday = requestsTodayOf(new Set([k.id]));
+      const shares = sharingIds.has(k.id);
       const quota = limits.dailyRequests[k.tier];
       const submissions = limits.submissionsPerHour[k.tier];
       return {
@@ -67,10 +109,15 @@ export const usageReport = (accountId: number, keyId?: number) =>
         tier: k.tier,
         status: k.status,
         requestsToday,
-        quotaLeftToday: quota > 0 ? Math.max(0, quota - requestsToday) : null,
+        quotaLeftToday: shares
+          ? sharedBudget!.quotaLeftToday
+          : quota > 0
+          ? Math.max(0, quota - requestsToday)
+          : null,
         submissionsLastHour: usage.submissionsLastHour.get(k.id) ?? 0,
         submissionsPerHour: submissions > 0 ? submissions : null,
+        sharesBudget: shares,
       };
     });
-    return { days, keys: perKey };
+    return { days, keys: perKey, sharedBudget };
   });
