@@ -19,9 +19,13 @@ Deno.test("package.json's and deno.json's compile commands are the same command"
   );
 });
 
+/** Files of the service's source that find a file some other way (not scanned below): must be none. */
+const otherWays: Array<string> = [];
+
 /** Every `new URL("path…", import.meta.url)` in the service's source (a template's fixed prefix for `${…}`). */
 const urlTargets = async (): Promise<Array<{ file: string; target: string }>> => {
   const out: Array<{ file: string; target: string }> = [];
+  otherWays.length = 0;
   for (const dir of ["src", "layers", "schemas"]) {
     const walk = async (path: string) => {
       for await (const entry of Deno.readDir(path)) {
@@ -29,6 +33,9 @@ const urlTargets = async (): Promise<Array<{ file: string; target: string }>> =>
         if (entry.isDirectory) await walk(full);
         else if (/\.ts$/.test(entry.name) && !full.includes("/schemas/reference/")) {
           const text = await Deno.readTextFile(full);
+          if (/import\.meta\.(resolve|dirname|filename)|Deno\.cwd\(/.test(text)) {
+            otherWays.push(relative(root, full));
+          }
           for (const m of text.matchAll(/new URL\(\s*["'`]([^"'`$]*)[^)]*import\.meta\.url\s*\)/g)) {
             out.push({ file: relative(root, full), target: relative(root, resolve(full, "..", m[1]!)) });
           }
@@ -49,4 +56,9 @@ Deno.test("every file the service reaches by import.meta.url goes into the binar
     !includes.some((inc) => target === inc || target.startsWith(`${inc.replace(/\/$/, "")}/`))
   );
   assert.deepEqual(outside, [], "not under a --include of the compile command (nor node_modules)");
+  assert.deepEqual(
+    otherWays,
+    [],
+    "import.meta.resolve/dirname/filename or Deno.cwd(): add them to this scan",
+  );
 });

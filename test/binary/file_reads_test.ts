@@ -13,7 +13,11 @@ import { localModuleFiles, packageCompile, root } from "./compile.ts";
 
 const tx = "4fba177c12ef78d9f7adefdac3c90230e35fa9f01807d441e61375ce4d5361c2";
 
-/** deno's arguments: every permission of `npm start` but reads (and writes) limited to what the binary has. */
+/**
+ * deno's arguments: every permission of `npm start` but reads (and writes) limited to what the binary has. The
+ * service runs in DATA_DIR rather than the repository (as a binary runs anywhere), so a path read relative to
+ * the working directory finds nothing either.
+ */
 const binaryArgs = async (dataDir: string): Promise<Array<string>> => {
   const { entry, includes } = await packageCompile();
   const graph = await localModuleFiles([entry, ...includes]);
@@ -34,7 +38,9 @@ const binaryArgs = async (dataDir: string): Promise<Array<string>> => {
     "--allow-sys",
     "--allow-run",
     "--allow-ffi",
-    entry,
+    "--config",
+    `${root}deno.json`,
+    `${root}${entry}`,
   ];
 };
 
@@ -81,11 +87,8 @@ const serves = async (base: string, key: string) => {
 Deno.test("the service starts and serves reading only its module graph, compile's includes and DATA_DIR", async () => {
   const environment = await createTestEnvironment("binary_reads");
   try {
-    const service = await startService(
-      environment.env,
-      180_000,
-      await binaryArgs(environment.env.DATA_DIR!),
-    );
+    const dataDir = environment.env.DATA_DIR!;
+    const service = await startService(environment.env, 180_000, await binaryArgs(dataDir), dataDir);
     try {
       const { key } = await createKey(environment.env, "--tier", "paid", "--name", "binary");
       await serves(service.base, key);
@@ -107,7 +110,7 @@ Deno.test({
     try {
       const env: Record<string, string> = { DATA_DIR: dataDir };
       if (redisUrl) env.REDIS_URL = redisUrl;
-      const service = await startService(env, 300_000, await binaryArgs(dataDir));
+      const service = await startService(env, 300_000, await binaryArgs(dataDir), dataDir);
       try {
         const { key } = await createKey(env, "--tier", "paid", "--name", "binary");
         await serves(service.base, key);
