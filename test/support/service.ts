@@ -28,9 +28,17 @@ export interface SpawnedService {
   readonly kill: (signal?: Deno.Signal) => void;
 }
 
-export const spawnService = (env: Record<string, string>): SpawnedService => {
+/** `npm start`'s arguments to deno; a test may run the service with narrower permissions. */
+export const serviceArgs: ReadonlyArray<string> = ["run", "-A", "src/main.ts"];
+
+export const spawnService = (
+  env: Record<string, string>,
+  args: ReadonlyArray<string> = serviceArgs,
+  cwd?: string,
+): SpawnedService => {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "src/main.ts"],
+    args: [...args],
+    cwd,
     // the caller's shell does not leak into the service: only what the test sets (clean_env.ts)
     clearEnv: true,
     env: { ...cleanEnv(), PORT: "0", NO_COLOR: "1", ...env },
@@ -91,9 +99,11 @@ export const spawnService = (env: Record<string, string>): SpawnedService => {
 export const startService = async (
   env: Record<string, string>,
   timeoutMs = 120_000,
+  args: ReadonlyArray<string> = serviceArgs,
+  cwd?: string,
 ): Promise<RunningService> => {
   const started = performance.now();
-  const service = spawnService(env);
+  const service = spawnService(env, args, cwd);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`service did not listen within ${timeoutMs} ms`)), timeoutMs);

@@ -9,6 +9,7 @@ export type Suite = "quick" | "slow" | "browser";
 const slow: ReadonlyArray<RegExp> = [
   /^test\/devnet\/e2e_/, // real clients against a running devnet, block after block
   /^test\/resilience\//, // attacks and outages against a running service
+  /^test\/binary\/.*_test\.ts$/, // a service started under the single binary's file reads
 ];
 
 /** `path` relative to the repository root, e.g. `test/devnet/e2e_payment_test.ts`. */

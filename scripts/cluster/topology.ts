@@ -1,0 +1,46 @@
+/**
+ * What the harness runs, as values compose.yaml and the Dockerfile are checked against
+ * (test/deployment_test.ts): the service's command, each instance's environment, HAProxy's configuration file
+ * and the environment it reads.
+ */
+
+/** `npm start`'s arguments to deno (package.json), also the Dockerfile's CMD. */
+export const serviceArgs: ReadonlyArray<string> = ["run", "-A", "src/main.ts"];
+
+/** The one HAProxy configuration, relative to the repository root (compose.yaml mounts it). */
+export const haproxyConfig = "scripts/cluster/haproxy.cfg";
+
+/** Server names in haproxy.cfg; each one's address is in the variable of its name in capitals. */
+export const instanceNames: ReadonlyArray<string> = ["cds1", "cds2", "cds3"];
+
+export interface Databases {
+  readonly mainnet: string;
+  readonly preprod: string;
+  readonly service: string;
+}
+
+/** Every instance's environment: the same databases and Redis, its own port and DATA_DIR. */
+export const instanceEnv = (
+  databases: Databases,
+  redisUrl: string,
+  port: number,
+  dataDir: string,
+): Record<string, string> => ({
+  // each instance reads the chains from the primary for now; replica reads come with several chain URLs
+  MAINNET_DATABASE_URL: databases.mainnet,
+  PREPROD_DATABASE_URL: databases.preprod,
+  SERVICE_DATABASE_URL: databases.service,
+  REDIS_URL: redisUrl,
+  HOST: "127.0.0.1",
+  PORT: String(port),
+  DATA_DIR: dataDir,
+  // the proxy's address: X-Forwarded-For is read from it only
+  TRUSTED_PROXIES: "127.0.0.1",
+  NO_COLOR: "1",
+});
+
+/** HAProxy's environment: where it listens and each instance's address. */
+export const proxyEnv = (listen: string, addresses: ReadonlyArray<string>): Record<string, string> => ({
+  CDS_LISTEN: listen,
+  ...Object.fromEntries(instanceNames.map((name, i) => [name.toUpperCase(), addresses[i]!])),
+});
