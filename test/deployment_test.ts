@@ -57,9 +57,7 @@ Deno.test("the harness's and compose's instances set the same variables, each on
   );
   const known = new Set(configVariables());
   const unknown = Object.keys(harnessInstanceEnv).filter((n) => !known.has(n) && n !== "NO_COLOR");
-  // TRUSTED_PROXIES comes to layers/config.ts with the client-address branch (issue 22); until then it is
-  // the one name the service does not read yet
-  assert.deepEqual(unknown, known.has("TRUSTED_PROXIES") ? [] : ["TRUSTED_PROXIES"]);
+  assert.deepEqual(unknown, [], "every instance variable is one layers/config.ts reads");
   // the URLs of compose's instances name its own services
   assert.match(composeEnv.REDIS_URL!, /^redis:\/\/redis:6379$/);
   for (const name of ["MAINNET", "PREPROD", "SERVICE"]) {
