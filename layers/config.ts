@@ -53,6 +53,8 @@ export interface AppConfigShape {
   readonly publicUrl: Option.Option<string>;
   /** The session cookie's Secure flag: on when PUBLIC_URL is https://, or when COOKIE_SECURE=true. */
   readonly cookieSecure: boolean;
+  /** Strict-Transport-Security's max-age (seconds) when PUBLIC_URL is https://; 0 = no such header. */
+  readonly hstsMaxAge: number;
 }
 
 /** `*` (any origin) or the exact origins allowed; empty = no CORS headers at all. */
@@ -323,6 +325,7 @@ const settings = Config.all({
   mailFrom,
   publicUrl,
   cookieSecure,
+  hstsMaxAge: count("HSTS_MAX_AGE", 31_536_000),
   priceUrl: optionalUrl("PRICE_URL", ["http:", "https:"]),
   poolId: Config.string("POOL_ID").pipe(
     Config.withDefault(""),

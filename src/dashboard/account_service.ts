@@ -39,6 +39,8 @@ export interface SessionInfo {
 export interface NewSession {
   readonly secret: string;
   readonly expiresAt: Date;
+  /** The browser's device token (its cookie): failures it brings count against it, not the account. */
+  readonly deviceToken: string;
 }
 
 export interface SecretOnce {
@@ -63,8 +65,13 @@ export interface DashboardAccounts<R> {
     email: string,
     password: string,
     clientAddress: string,
-  ) => Fx<SecretOnce & { readonly email: string }, R>;
-  readonly logIn: (email: string, password: string, clientAddress: string) => Fx<NewSession, R>;
+  ) => Fx<SecretOnce & { readonly email: string; readonly session?: NewSession }, R>;
+  readonly logIn: (
+    email: string,
+    password: string,
+    clientAddress: string,
+    deviceToken: string | undefined,
+  ) => Fx<NewSession, R>;
   readonly sessionOf: (secret: string) => Fx<Option.Option<SessionInfo>, R>;
   readonly logOut: (secret: string) => Fx<void, R>;
   readonly requestPasswordReset: (email: string) => Fx<void, R>;
@@ -141,11 +148,15 @@ export const dashboardAccounts: DashboardAccounts<AccountServices> = {
       email: r.account.email ?? email,
       secret: r.key.secret,
       key: keyViewOf(r.key.record),
+      session: r.session && r.deviceToken !== undefined
+        ? { secret: r.session.secret, expiresAt: r.session.expiresAt, deviceToken: r.deviceToken }
+        : undefined,
     })),
-  logIn: (email, password, clientAddress) =>
-    Effect.map(logIn({ email, password, clientAddress }), (r) => ({
+  logIn: (email, password, clientAddress, deviceToken) =>
+    Effect.map(logIn({ email, password, clientAddress, deviceToken }), (r) => ({
       secret: r.session.secret,
       expiresAt: r.session.expiresAt,
+      deviceToken: r.deviceToken,
     })),
   sessionOf: (secret) =>
     Effect.map(

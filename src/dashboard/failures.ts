@@ -12,6 +12,7 @@ import type {
   InvalidEmail,
   InvalidKeyRequest,
   LoginThrottled,
+  PasswordHashBusy,
   PlanForbids,
   SessionInvalid,
   TokenInvalid,
@@ -32,6 +33,7 @@ export type DashboardFailure =
   | EmailTaken
   | InvalidCredentials
   | LoginThrottled
+  | PasswordHashBusy
   | AccountDisabled
   | EmailUnconfirmed
   | PlanForbids
@@ -108,6 +110,13 @@ export const describe = (failure: DashboardFailure): Shown =>
         status: 429,
         message: `Too many attempts in a short time: to protect accounts, we are pausing them for a while. ` +
           `Please try again in ${minutes(e.retryAfterSeconds)}.`,
+        headers: { "retry-after": String(Math.max(1, Math.ceil(e.retryAfterSeconds))) },
+      }),
+      PasswordHashBusy: (e) => ({
+        kind: "form" as const,
+        status: 503,
+        message: `Too many people are logging in or signing up at this moment, so nothing was checked or ` +
+          `changed. Please try again in a few seconds.`,
         headers: { "retry-after": String(Math.max(1, Math.ceil(e.retryAfterSeconds))) },
       }),
       AccountDisabled: () => ({
