@@ -8,7 +8,7 @@
  */
 import { scrypt, timingSafeEqual } from "node:crypto";
 import { cpus } from "node:os";
-import { Effect } from "effect";
+import { Context, Effect } from "effect";
 import { PasswordHashBusy } from "@src/domain/account_errors.ts";
 import { makeBoundedGate } from "./bounded_gate.ts";
 
@@ -20,6 +20,15 @@ export interface ScryptParameters {
 
 /** OWASP's scrypt minimum: N=2^17, r=8, p=1, 128 MiB per hash. */
 export const defaultParameters: ScryptParameters = { N: 2 ** 17, r: 8, p: 1 };
+
+/**
+ * The parameters new hashes are made with: `defaultParameters` unless a program is given others explicitly
+ * (the account programs' tests do, to hash in milliseconds; nothing in the environment can lower them).
+ */
+export class PasswordHashParameters extends Context.Reference<PasswordHashParameters>()(
+  "PasswordHashParameters",
+  { defaultValue: (): ScryptParameters => defaultParameters },
+) {}
 const keyLength = 32;
 /** scrypt needs 128·N·r bytes and a little more: the defaults' memory with room to spare. */
 const maxmem = 192 * 1024 * 1024;
@@ -48,14 +57,18 @@ const encode = (params: ScryptParameters, salt: Uint8Array, hash: Uint8Array) =>
 /** A fresh salt each time: equal passwords give different strings. */
 export const hashPassword = (
   password: string,
-  params: ScryptParameters = defaultParameters,
+  params?: ScryptParameters,
 ): Effect.Effect<string, PasswordHashBusy> =>
-  passwordHashGate.run(
-    Effect.promise(async () => {
-      const salt = crypto.getRandomValues(new Uint8Array(16));
-      return encode(params, salt, await derive(password, salt, params));
-    }),
-    busy,
+  Effect.flatMap(
+    params === undefined ? PasswordHashParameters : Effect.succeed(params),
+    (chosen) =>
+      passwordHashGate.run(
+        Effect.promise(async () => {
+          const salt = crypto.getRandomValues(new Uint8Array(16));
+          return encode(chosen, salt, await derive(password, salt, chosen));
+        }),
+        busy,
+      ),
   );
 
 /** Parameters an attacker-controlled or corrupt string may not push past: at most the defaults' memory. */
@@ -88,20 +101,30 @@ export const verifyPassword = (password: string, encoded: string): Effect.Effect
   });
 
 /** Whether a stored hash is weaker than today's parameters (made before they were raised): rehash it. */
-export const needsRehash = (encoded: string): boolean => {
-  const parsed = parse(encoded);
-  return parsed !== undefined &&
-    (parsed.params.N < defaultParameters.N || parsed.params.r < defaultParameters.r ||
-      parsed.params.p < defaultParameters.p);
-};
+export const needsRehash = (encoded: string): Effect.Effect<boolean> =>
+  Effect.map(PasswordHashParameters, (current) => {
+    const parsed = parse(encoded);
+    return parsed !== undefined &&
+      (parsed.params.N < current.N || parsed.params.r < current.r || parsed.params.p < current.p);
+  });
+
+const decoys = new Map<string, string>();
 
 /**
  * A hash of nothing anyone knows (random bytes in the place of a derived key, at today's parameters): log-ins
  * for unknown addresses verify against it, so they cost and take as long as those for real accounts and do not
  * tell which addresses have accounts.
  */
-export const decoyHash: string = encode(
-  defaultParameters,
-  crypto.getRandomValues(new Uint8Array(16)),
-  crypto.getRandomValues(new Uint8Array(keyLength)),
-);
+export const decoyHash: Effect.Effect<string> = Effect.map(PasswordHashParameters, (params) => {
+  const key = `${params.N}$${params.r}$${params.p}`;
+  let decoy = decoys.get(key);
+  if (decoy === undefined) {
+    decoy = encode(
+      params,
+      crypto.getRandomValues(new Uint8Array(16)),
+      crypto.getRandomValues(new Uint8Array(keyLength)),
+    );
+    decoys.set(key, decoy);
+  }
+  return decoy;
+});

@@ -58,7 +58,7 @@ export const logIn = (
       if (typeof input.password !== "string" || input.password.length > maxPasswordLength * 4) {
         return yield* Effect.fail(new InvalidCredentials());
       }
-      const matches = yield* verifyPassword(input.password, stored?.hash ?? decoyHash);
+      const matches = yield* verifyPassword(input.password, stored?.hash ?? (yield* decoyHash));
       if (!matches || stored === undefined) return yield* Effect.fail(new InvalidCredentials());
       const { account } = stored;
       if (account.disabled) return yield* Effect.fail(new AccountDisabled());
@@ -69,7 +69,7 @@ export const logIn = (
       yield* throttle.clear(...counter);
       reserved.length = 0;
       let hash = stored.hash;
-      if (needsRehash(hash)) {
+      if (yield* needsRehash(hash)) {
         // the upgrade waits for a quieter moment when the hashes are busy: the log-in does not
         const upgraded = yield* hashPassword(input.password).pipe(Effect.orElseSucceed(() => undefined));
         if (upgraded !== undefined && (yield* store.upgradePasswordHash(account.id, hash, upgraded))) {
