@@ -293,6 +293,16 @@ const cookieSecure = Config.string("COOKIE_SECURE").pipe(
   ),
 );
 
+/** Strict-Transport-Security's max-age: a year by default (what browsers' preload lists ask for), 0 = off. */
+const hstsMaxAge = Config.string("HSTS_MAX_AGE").pipe(
+  Config.withDefault("31536000"),
+  Config.mapOrFail((text) =>
+    /^\d{1,10}$/.test(text.trim()) ? Either.right(Number(text.trim())) : Either.left(
+      invalid("HSTS_MAX_AGE", `expected a whole number of seconds (0 = no HSTS), got "${text}"`),
+    )
+  ),
+);
+
 const mailFrom = Config.string("MAIL_FROM").pipe(
   Config.withDefault(""),
   Config.mapOrFail((text) =>
@@ -325,7 +335,7 @@ const settings = Config.all({
   mailFrom,
   publicUrl,
   cookieSecure,
-  hstsMaxAge: count("HSTS_MAX_AGE", 31_536_000),
+  hstsMaxAge,
   priceUrl: optionalUrl("PRICE_URL", ["http:", "https:"]),
   poolId: Config.string("POOL_ID").pipe(
     Config.withDefault(""),
