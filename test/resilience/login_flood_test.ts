@@ -71,12 +71,20 @@ const healthDuring = async <T>(base: string, work: () => Promise<T>) => {
     await probe();
     const latencies: Array<number> = [];
     let done = false;
+    const started = performance.now();
     const running = work().finally(() => done = true);
     while (!done) {
-      latencies.push(await probe());
+      const at = performance.now() - started;
+      const ms = await probe();
+      if (ms > 1000) {
+        console.log(`a /health probe sent ${Math.round(at)} ms into the flood took ${Math.round(ms)} ms`);
+      }
+      latencies.push(ms);
       await new Promise((r) => setTimeout(r, 20));
     }
-    return { result: await running, latencies };
+    const result = await running;
+    console.log(`the flood took ${Math.round(performance.now() - started)} ms`);
+    return { result, latencies };
   } finally {
     client.close();
   }
