@@ -16,7 +16,7 @@ import { createTestDatabase } from "../support/databases.ts";
 import { startService } from "../support/service.ts";
 import { csrfOf, DashboardClient, secretOf } from "../support/dashboard_client.ts";
 import { accountsHarness, outcome } from "../support/accounts.ts";
-import { assertHealthKeptUp, describeLatency, percentile } from "../support/health_latency.ts";
+import { assertHealthKeptUp, describeLatency, healthWhile, percentile } from "../support/health_latency.ts";
 import { defaultRules } from "@layers/attempt_throttle.ts";
 import { defaultParameters, passwordHashGate } from "@layers/password_hash.ts";
 import { logIn } from "@src/programs/accounts/log_in.ts";
@@ -54,42 +54,6 @@ const withRss = async <T>(pid: number | "self", work: () => Promise<T>) => {
   }
 };
 
-/**
- * Starts `work` and takes /health's answer times every 20 ms until it settles: over a connection of its own,
- * opened before the work starts, so the probes neither queue behind the flood's connections in this process
- * nor wait on the kernel's accept queue with the flood's hundreds of new connections.
- */
-const healthDuring = async <T>(base: string, work: () => Promise<T>) => {
-  const client = Deno.createHttpClient({});
-  const probe = async () => {
-    const started = performance.now();
-    const response = await fetch(`${base}/health`, { client });
-    await response.body?.cancel();
-    return performance.now() - started;
-  };
-  try {
-    await probe();
-    const latencies: Array<number> = [];
-    let done = false;
-    const started = performance.now();
-    const running = work().finally(() => done = true);
-    while (!done) {
-      const at = performance.now() - started;
-      const ms = await probe();
-      if (ms > 1000) {
-        console.log(`a /health probe sent ${Math.round(at)} ms into the flood took ${Math.round(ms)} ms`);
-      }
-      latencies.push(ms);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    const result = await running;
-    console.log(`the flood took ${Math.round(performance.now() - started)} ms`);
-    return { result, latencies };
-  } finally {
-    client.close();
-  }
-};
-
 const tally = (statuses: ReadonlyArray<number>) => {
   const counts: Record<number, number> = {};
   for (const s of statuses) counts[s] = (counts[s] ?? 0) + 1;
@@ -120,7 +84,7 @@ Deno.test({
         // not what the hashes cost
         await Promise.all(Array.from({ length: attempts }, () => attacker.get("/login")));
         const flood = withRss(service.pid, () =>
-          healthDuring(base, () =>
+          healthWhile(base, () =>
             Promise.all(
               Array.from(
                 { length: attempts },
