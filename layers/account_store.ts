@@ -72,6 +72,8 @@ export interface AccountStoreShape {
     readonly confirmed: boolean;
     readonly key: K;
     readonly confirmToken?: { readonly secret: string; readonly expiresAt: Date };
+    /** A session opened with the account (usable at once): in the same transaction. */
+    readonly session?: { readonly secret: string; readonly csrfToken: string; readonly expiresAt: Date };
   }) => Effect.Effect<
     { readonly account: AccountRecord; readonly key: K extends CheckedKey ? NewSecretKey : undefined },
     EmailTaken | Fail
@@ -104,6 +106,15 @@ export interface AccountStoreShape {
     passwordHash: string,
     keepSession?: string,
   ) => Effect.Effect<void, Fail>;
+  /**
+   * The same password under a stronger hash (sessions stay): only while the stored hash is still `previous`,
+   * so a password changed meanwhile is not undone. True when it was replaced.
+   */
+  readonly upgradePasswordHash: (
+    accountId: number,
+    previous: string,
+    passwordHash: string,
+  ) => Effect.Effect<boolean, Fail>;
   /** Revokes its keys, ends its sessions and links, frees its email; usage stays with the revoked keys. */
   readonly deleteAccount: (accountId: number) => Effect.Effect<void, Fail>;
 
@@ -302,6 +313,11 @@ export const makeAccountStore = (sql: SqlClient, prefix: string): AccountStoreSh
             values (${hashSecret(input.confirmToken.secret)}, ${accountId}, 'confirm',
               ${input.confirmToken.expiresAt})`;
         }
+        if (input.session) {
+          yield* sql`insert into cds.session (secret_sha256, account_id, csrf_token, expires_at)
+            values (${hashSecret(input.session.secret)}, ${accountId}, ${input.session.csrfToken},
+              ${input.session.expiresAt})`;
+        }
         const account = yield* oneAccount(sql.and([sql`a.id = ${accountId}`]));
         return {
           account: Option.getOrThrow(account),
@@ -395,6 +411,12 @@ export const makeAccountStore = (sql: SqlClient, prefix: string): AccountStoreSh
         Effect.mapError(unavailable),
       ),
 
+    upgradePasswordHash: (accountId, previous, passwordHash) =>
+      Effect.map(
+        sql<{ id: string }>`update cds.account set password_hash = ${passwordHash}
+          where id = ${accountId} and password_hash = ${previous} returning id::text as id`,
+        (rows) => rows.length === 1,
+      ).pipe(Effect.mapError(unavailable)),
     setPassword: (accountId, passwordHash, keepSession) =>
       sql.withTransaction(replacePassword(accountId, passwordHash, keepSession)).pipe(
         Effect.mapError(unavailable),

@@ -1,7 +1,10 @@
 /**
- * `AttemptThrottle`: failed log-ins per account and per client address, and sign-ups per address. Each counter
- * allows `limit` attempts in a window that starts at the first one; past it the account or address waits until
- * the window ends. Shared by all instances through Redis when REDIS_URL is set (falling back to this instance's
+ * `AttemptThrottle`: log-in attempts per account, per trusted browser (device cookie) and per client address,
+ * and sign-ups per address. Each counter allows `limit` attempts in a window that starts at the first one; past
+ * it the subject waits until the window ends. An attempt is RESERVED (counted) before the work it guards, in one
+ * atomic step (a synchronous update in memory, a Lua script in Redis), so any number of concurrent attempts
+ * gets at most `limit` through; one that turns out not to count (a right password, work that could not run) is
+ * released again. Shared by all instances through Redis when REDIS_URL is set (falling back to this instance's
  * memory while Redis does not answer), in memory otherwise. Client addresses count per /64 for IPv6, as the
  * request path's throttle does.
  */
@@ -10,7 +13,7 @@ import type { Redis } from "ioredis";
 import { AppConfig } from "./config.ts";
 import { ServiceDatabase } from "./service_db.ts";
 
-export type Counter = "login-account" | "login-address" | "signup-address" | "mail-account";
+export type Counter = "login-account" | "login-device" | "login-address" | "signup-address" | "mail-account";
 
 export interface ThrottleRule {
   readonly limit: number;
@@ -18,21 +21,25 @@ export interface ThrottleRule {
 }
 
 /**
- * 10 wrong passwords per account and 20 per address in 15 minutes; 10 sign-ups per address and 5 reset mails
- * per account an hour.
+ * 10 wrong passwords per account (or per trusted browser of it) and 20 per address in 15 minutes; 10 sign-ups
+ * per address and 5 reset mails per account an hour.
  */
 export const defaultRules: Readonly<Record<Counter, ThrottleRule>> = {
   "login-account": { limit: 10, windowMs: 15 * 60_000 },
+  "login-device": { limit: 10, windowMs: 15 * 60_000 },
   "login-address": { limit: 20, windowMs: 15 * 60_000 },
   "signup-address": { limit: 10, windowMs: 60 * 60_000 },
   "mail-account": { limit: 5, windowMs: 60 * 60_000 },
 };
 
 export interface AttemptThrottleShape {
-  /** Milliseconds until `subject` may try again under `counter`; 0 when it may now. */
-  readonly blockedFor: (counter: Counter, subject: string) => Effect.Effect<number>;
-  /** Counts one attempt (a failed log-in, a sign-up). */
-  readonly record: (counter: Counter, subject: string) => Effect.Effect<void>;
+  /**
+   * Counts one attempt if the subject has allowance left: 0 when it was counted (go ahead), otherwise the
+   * milliseconds until the subject may try again (nothing counted).
+   */
+  readonly reserve: (counter: Counter, subject: string) => Effect.Effect<number>;
+  /** Gives one reserved attempt back (it did not fail, or never ran). */
+  readonly release: (counter: Counter, subject: string) => Effect.Effect<void>;
   /** Forgets the subject's attempts (a successful log-in clears its account's counter). */
   readonly clear: (counter: Counter, subject: string) => Effect.Effect<void>;
 }
@@ -57,30 +64,49 @@ export const makeMemoryThrottle = (
     return w;
   };
   return {
-    blockedFor: (counter, subject) =>
-      Effect.sync(() => {
-        const w = current(`${counter}|${subject}`);
-        return w && w.count >= rules[counter].limit ? w.endsAt - now() : 0;
-      }),
-    record: (counter, subject) =>
+    // synchronous from the read to the write: no other attempt can come between
+    reserve: (counter, subject) =>
       Effect.sync(() => {
         const key = `${counter}|${subject}`;
         const w = current(key) ?? { count: 0, endsAt: now() + rules[counter].windowMs };
+        if (w.count >= rules[counter].limit) return Math.max(1, w.endsAt - now());
         w.count++;
         windows.delete(key);
         if (windows.size >= maxSubjects) windows.delete(windows.keys().next().value!);
         windows.set(key, w);
+        return 0;
+      }),
+    release: (counter, subject) =>
+      Effect.sync(() => {
+        const key = `${counter}|${subject}`;
+        const w = current(key);
+        if (w === undefined) return;
+        if (w.count <= 1) windows.delete(key);
+        else w.count--;
       }),
     clear: (counter, subject) => Effect.sync(() => void windows.delete(`${counter}|${subject}`)),
   };
 };
 
-const recordScript = `
-local n = redis.call('INCR', KEYS[1])
+/** KEYS[1] the counter; ARGV window ms, limit. 0 = counted; otherwise the milliseconds left of the window. */
+const reserveScript = `
+local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+if n >= tonumber(ARGV[2]) then
+  local left = redis.call('PTTL', KEYS[1])
+  if left > 0 then return left end
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  return tonumber(ARGV[1])
+end
+n = redis.call('INCR', KEYS[1])
 if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return n`;
+return 0`;
 
-/** Redis counters (`INCR` with an expiry set by the first attempt); memory while Redis does not answer. */
+const releaseScript = `
+local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+if n > 1 then redis.call('DECR', KEYS[1]) elseif n == 1 then redis.call('DEL', KEYS[1]) end
+return 0`;
+
+/** Redis counters (one script per reservation, so instances share one atomic count); memory while Redis does not answer. */
 export const makeRedisThrottle = (
   redis: Redis,
   prefix: string,
@@ -91,19 +117,24 @@ export const makeRedisThrottle = (
   const orFallback = <A>(attempt: () => Promise<A>, instead: Effect.Effect<A>) =>
     Effect.tryPromise(attempt).pipe(Effect.orElse(() => instead));
   return {
-    blockedFor: (counter, subject) =>
-      orFallback(async () => {
-        const [count, ttl] = await Promise.all([
-          redis.get(key(counter, subject)),
-          redis.pttl(key(counter, subject)),
-        ]);
-        return Number(count ?? 0) >= rules[counter].limit ? Math.max(ttl, 1) : 0;
-      }, fallback.blockedFor(counter, subject)),
-    record: (counter, subject) =>
+    reserve: (counter, subject) =>
       orFallback(
         async () =>
-          void await redis.eval(recordScript, 1, key(counter, subject), String(rules[counter].windowMs)),
-        fallback.record(counter, subject),
+          Number(
+            await redis.eval(
+              reserveScript,
+              1,
+              key(counter, subject),
+              String(rules[counter].windowMs),
+              String(rules[counter].limit),
+            ),
+          ),
+        fallback.reserve(counter, subject),
+      ),
+    release: (counter, subject) =>
+      orFallback(
+        async () => void await redis.eval(releaseScript, 1, key(counter, subject)),
+        fallback.release(counter, subject),
       ),
     clear: (counter, subject) =>
       orFallback(async () => void await redis.del(key(counter, subject)), fallback.clear(counter, subject)),

@@ -58,6 +58,8 @@ export interface AppConfigShape {
   readonly publicUrl: Option.Option<string>;
   /** The session cookie's Secure flag: on when PUBLIC_URL is https://, or when COOKIE_SECURE=true. */
   readonly cookieSecure: boolean;
+  /** Strict-Transport-Security's max-age (seconds) when PUBLIC_URL is https://; 0 = no such header. */
+  readonly hstsMaxAge: number;
 }
 
 /** `*` (any origin) or the exact origins allowed; empty = no CORS headers at all. */
@@ -309,6 +311,16 @@ const trustedProxies = Config.string("TRUSTED_PROXIES").pipe(
   }),
 );
 
+/** Strict-Transport-Security's max-age: a year by default (what browsers' preload lists ask for), 0 = off. */
+const hstsMaxAge = Config.string("HSTS_MAX_AGE").pipe(
+  Config.withDefault("31536000"),
+  Config.mapOrFail((text) =>
+    /^\d{1,10}$/.test(text.trim()) ? Either.right(Number(text.trim())) : Either.left(
+      invalid("HSTS_MAX_AGE", `expected a whole number of seconds (0 = no HSTS), got "${text}"`),
+    )
+  ),
+);
+
 const mailFrom = Config.string("MAIL_FROM").pipe(
   Config.withDefault(""),
   Config.mapOrFail((text) =>
@@ -343,6 +355,7 @@ const settings = Config.all({
   mailFrom,
   publicUrl,
   cookieSecure,
+  hstsMaxAge,
   priceUrl: optionalUrl("PRICE_URL", ["http:", "https:"]),
   poolId: Config.string("POOL_ID").pipe(
     Config.withDefault(""),

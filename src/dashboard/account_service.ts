@@ -40,6 +40,8 @@ export interface SessionInfo {
 export interface NewSession {
   readonly secret: string;
   readonly expiresAt: Date;
+  /** The browser's device token (its cookie): failures it brings count against it, not the account. */
+  readonly deviceToken: string;
 }
 
 export interface SecretOnce {
@@ -68,8 +70,16 @@ export interface DashboardAccounts<R> {
     email: string,
     password: string,
     clientAddress: string,
-  ) => Fx<{ readonly email: string; readonly created: SecretOnce | undefined }, R>;
-  readonly logIn: (email: string, password: string, clientAddress: string) => Fx<NewSession, R>;
+  ) => Fx<
+    { readonly email: string; readonly created: SecretOnce & { readonly session?: NewSession } | undefined },
+    R
+  >;
+  readonly logIn: (
+    email: string,
+    password: string,
+    clientAddress: string,
+    deviceToken: string | undefined,
+  ) => Fx<NewSession, R>;
   readonly sessionOf: (secret: string) => Fx<Option.Option<SessionInfo>, R>;
   readonly logOut: (secret: string) => Fx<void, R>;
   readonly requestPasswordReset: (email: string) => Fx<void, R>;
@@ -153,7 +163,10 @@ export const dashboardAccounts: DashboardAccounts<AccountServices> = {
   mailSends: Effect.map(Mailer, (m) => m.enabled),
   signUp: (email, password, clientAddress) =>
     Effect.flatMap(Mailer, (mailer) => {
-      type Answer = { readonly email: string; readonly created: SecretOnce | undefined };
+      type Answer = {
+        readonly email: string;
+        readonly created: SecretOnce & { readonly session?: NewSession } | undefined;
+      };
       const byMail: Fx<Answer, AccountServices> = Effect.map(
         signUpByMail({ email, password, clientAddress }),
         (r) => ({ email: r.email, created: undefined }),
@@ -162,15 +175,20 @@ export const dashboardAccounts: DashboardAccounts<AccountServices> = {
         signUp({ email, password, clientAddress }),
         (r) => ({
           email: r.account.email ?? email,
-          created: { secret: r.key.secret, key: keyViewOf(r.key.record) },
+          created: {
+            secret: r.key.secret,
+            key: keyViewOf(r.key.record),
+            session: { secret: r.session.secret, expiresAt: r.session.expiresAt, deviceToken: r.deviceToken },
+          },
         }),
       );
       return mailer.enabled ? byMail : atOnce;
     }),
-  logIn: (email, password, clientAddress) =>
-    Effect.map(logIn({ email, password, clientAddress }), (r) => ({
+  logIn: (email, password, clientAddress, deviceToken) =>
+    Effect.map(logIn({ email, password, clientAddress, deviceToken }), (r) => ({
       secret: r.session.secret,
       expiresAt: r.session.expiresAt,
+      deviceToken: r.deviceToken,
     })),
   sessionOf: (secret) =>
     Effect.map(

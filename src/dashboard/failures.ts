@@ -13,6 +13,7 @@ import type {
   InvalidKeyRequest,
   KeyLimitReached,
   LoginThrottled,
+  PasswordHashBusy,
   PlanForbids,
   SessionInvalid,
   TokenInvalid,
@@ -33,6 +34,7 @@ export type DashboardFailure =
   | EmailTaken
   | InvalidCredentials
   | LoginThrottled
+  | PasswordHashBusy
   | AccountDisabled
   | EmailUnconfirmed
   | PlanForbids
@@ -110,6 +112,13 @@ export const describe = (failure: DashboardFailure): Shown =>
         status: 429,
         message: `Too many attempts in a short time: to protect accounts, we are pausing them for a while. ` +
           `Please try again in ${minutes(e.retryAfterSeconds)}.`,
+        headers: { "retry-after": String(Math.max(1, Math.ceil(e.retryAfterSeconds))) },
+      }),
+      PasswordHashBusy: (e) => ({
+        kind: "form" as const,
+        status: 503,
+        message: `Too many people are logging in or signing up at this moment, so nothing was checked or ` +
+          `changed. Please try again in a few seconds.`,
         headers: { "retry-after": String(Math.max(1, Math.ceil(e.retryAfterSeconds))) },
       }),
       AccountDisabled: () => ({

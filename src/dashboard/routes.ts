@@ -6,7 +6,7 @@
  * src/server/routes.ts mounts these as public routes (they need a session, not an API key).
  */
 import { Effect, Option } from "effect";
-import type { DashboardAccounts, SessionInfo } from "./account_service.ts";
+import type { DashboardAccounts, NewSession, SessionInfo } from "./account_service.ts";
 import { dashboardJs } from "./assets/script.ts";
 import { dashboardCss } from "./assets/style.ts";
 import { fromOurPages, tokenMatches } from "./csrf.ts";
@@ -37,6 +37,8 @@ import { secretPage } from "./pages/secret_page.ts";
 import {
   clearedSessionCookie,
   cookieOf,
+  deviceCookie,
+  deviceCookieName,
   formCookie,
   formCookieName,
   randomToken,
@@ -88,6 +90,12 @@ const baseOf = (req: DashboardRequest) => req.publicUrl ?? req.url.origin;
 
 const todayUtc = () => new Date().toISOString().slice(0, 10);
 
+/** A new session's cookie and the browser's renewed device token. */
+const sessionCookies = (session: NewSession, secure: boolean): Array<[string, string]> => [
+  ["set-cookie", sessionCookie(session.secret, session.expiresAt, secure)],
+  ["set-cookie", deviceCookie(session.deviceToken, secure)],
+];
+
 export const makeDashboardRoutes = <R>(accounts: DashboardAccounts<R>): ReadonlyArray<DashboardRoute<R>> => {
   type Fx = Effect.Effect<Response, DashboardFailure, R>;
   type Rerender = (r: FormRefusal) => Fx;
@@ -106,7 +114,7 @@ export const makeDashboardRoutes = <R>(accounts: DashboardAccounts<R>): Readonly
   const notFound = new NotFoundError({ message: "No such key in this account" });
 
   const sessionOfRequest = (req: DashboardRequest) => {
-    const secret = cookieOf(req.request, sessionCookieName);
+    const secret = cookieOf(req.request, sessionCookieName(req.cookieSecure));
     return secret === undefined || secret.length > 200
       ? Effect.succeed({ secret, session: Option.none<SessionInfo>() })
       : Effect.map(accounts.sessionOf(secret), (session) => ({ secret, session }));
@@ -151,7 +159,7 @@ export const makeDashboardRoutes = <R>(accounts: DashboardAccounts<R>): Readonly
 
   /** The browser's form token, or a new one with the cookie that sets it. */
   const formTokenOf = (req: DashboardRequest): { token: string; headers: Record<string, string> } => {
-    const existing = cookieOf(req.request, formCookieName);
+    const existing = cookieOf(req.request, formCookieName(req.cookieSecure));
     if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return { token: existing, headers: {} };
     const token = randomToken();
     return { token, headers: { "set-cookie": formCookie(token, req.cookieSecure) } };
@@ -168,7 +176,7 @@ export const makeDashboardRoutes = <R>(accounts: DashboardAccounts<R>): Readonly
     post: (req: DashboardRequest) =>
       answer(
         Effect.flatMap(readForm(req.request), (form) => {
-          const cookie = cookieOf(req.request, formCookieName);
+          const cookie = cookieOf(req.request, formCookieName(req.cookieSecure));
           if (!tokenMatches(form.get("csrf"), cookie) || !fromOurPages(req.request, req.url, req.publicUrl)) {
             return Effect.fail(new CsrfRefused());
           }
@@ -216,19 +224,21 @@ export const makeDashboardRoutes = <R>(accounts: DashboardAccounts<R>): Readonly
           keyName: created.key.name,
           tier: created.key.tier,
         };
-        const session = yield* accounts.logIn(
-          field(form, "email"),
-          field(form, "password"),
-          req.clientAddress,
-        );
-        const fresh = yield* accounts.sessionOf(session.secret);
+        // the account's first session comes with the sign-up itself: no log-in (that a throttle might refuse)
+        // stands between the account and the page that shows its key's secret
+        const session = created.session;
+        const fresh = session === undefined ? Option.none() : yield* accounts.sessionOf(session.secret);
         return secretPage({
           base: baseOf(req),
           ...base,
-          lead: "Your account is created and you are logged in. Here is its FREE API key.",
+          lead: session === undefined
+            ? "Your account is created. Here is its FREE API key."
+            : "Your account is created and you are logged in. Here is its FREE API key.",
           viewer: Option.getOrUndefined(Option.map(fresh, viewerOf)),
-          next: { href: "/dashboard", text: "I have stored it: go to the dashboard" },
-          headers: { "set-cookie": sessionCookie(session.secret, session.expiresAt, req.cookieSecure) },
+          next: session === undefined
+            ? { href: "/login", text: "I have stored it: go to log in" }
+            : { href: "/dashboard", text: "I have stored it: go to the dashboard" },
+          headers: session === undefined ? undefined : sessionCookies(session, req.cookieSecure),
         });
       }),
   );
@@ -241,13 +251,12 @@ export const makeDashboardRoutes = <R>(accounts: DashboardAccounts<R>): Readonly
           field(form, "email"),
           field(form, "password"),
           req.clientAddress,
+          cookieOf(req.request, deviceCookieName(req.cookieSecure)),
         );
         // never adopt what came in: the old session (if any) ends, the new secret is the only one
-        const old = cookieOf(req.request, sessionCookieName);
+        const old = cookieOf(req.request, sessionCookieName(req.cookieSecure));
         if (old && old.length <= 200) yield* Effect.ignore(accounts.logOut(old));
-        return seeOther("/dashboard", {
-          "set-cookie": sessionCookie(session.secret, session.expiresAt, req.cookieSecure),
-        });
+        return seeOther("/dashboard", sessionCookies(session, req.cookieSecure));
       }),
   );
 
@@ -258,7 +267,7 @@ export const makeDashboardRoutes = <R>(accounts: DashboardAccounts<R>): Readonly
         yield* accounts.requestPasswordReset(field(form, "email"));
         const mail = yield* accounts.mailSends;
         return forgotPasswordPage({
-          formToken: cookieOf(req.request, formCookieName)!,
+          formToken: cookieOf(req.request, formCookieName(req.cookieSecure))!,
           notice: "If an account has this address, a link to choose a new password is on its way.",
         }, mail);
       }),
@@ -474,7 +483,7 @@ export const makeDashboardRoutes = <R>(accounts: DashboardAccounts<R>): Readonly
           s.accountId,
           field(form, "current"),
           field(form, "next"),
-          cookieOf(req.request, sessionCookieName) ?? "",
+          cookieOf(req.request, sessionCookieName(req.cookieSecure)) ?? "",
         ),
         seeOther("/dashboard/account?done=password"),
       ),

@@ -4,9 +4,17 @@
  * the service is reached over HTTPS (PUBLIC_URL https:// or COOKIE_SECURE=true). `cds_form` carries a random
  * token for the forms used before there is a session (sign-up, log-in, password reset), checked against the
  * same token in the form (double submit), so another site cannot post them in someone's name either.
+ * `cds_device` carries the browser's device token (src/programs/accounts/device_token.ts): a browser that
+ * logged in before is not locked out by a stranger's wrong passwords. When Secure, every name carries the
+ * `__Host-` prefix: browsers then accept the cookie only from this host over HTTPS, for Path=/ and without a
+ * Domain, so neither a sibling subdomain nor a plain-HTTP answer can plant or shadow it.
  */
-export const sessionCookieName = "cds_session";
-export const formCookieName = "cds_form";
+import { deviceDays } from "@src/programs/accounts/device_token.ts";
+
+const named = (name: string) => (secure: boolean) => secure ? `__Host-${name}` : name;
+export const sessionCookieName: (secure: boolean) => string = named("cds_session");
+export const formCookieName: (secure: boolean) => string = named("cds_form");
+export const deviceCookieName: (secure: boolean) => string = named("cds_device");
 
 /** The named cookie's value; the first when a client sends several (none is ever adopted as a session). */
 export const cookieOf = (request: Request, name: string): string | undefined => {
@@ -26,14 +34,18 @@ export const cookieOf = (request: Request, name: string): string | undefined => 
 const attributes = (secure: boolean) => `Path=/; HttpOnly; SameSite=Strict${secure ? "; Secure" : ""}`;
 
 export const sessionCookie = (secret: string, expiresAt: Date, secure: boolean): string =>
-  `${sessionCookieName}=${secret}; ${attributes(secure)}; Expires=${expiresAt.toUTCString()}`;
+  `${sessionCookieName(secure)}=${secret}; ${attributes(secure)}; Expires=${expiresAt.toUTCString()}`;
 
 export const clearedSessionCookie = (secure: boolean): string =>
-  `${sessionCookieName}=; ${attributes(secure)}; Max-Age=0`;
+  `${sessionCookieName(secure)}=; ${attributes(secure)}; Max-Age=0`;
 
 /** A session-less form's token: lives as long as the browser session, at most a day. */
 export const formCookie = (token: string, secure: boolean): string =>
-  `${formCookieName}=${token}; ${attributes(secure)}; Max-Age=86400`;
+  `${formCookieName(secure)}=${token}; ${attributes(secure)}; Max-Age=86400`;
+
+/** The browser's device token, renewed at every log-in; it survives log-out (it is not a session). */
+export const deviceCookie = (token: string, secure: boolean): string =>
+  `${deviceCookieName(secure)}=${token}; ${attributes(secure)}; Max-Age=${deviceDays * 86_400}`;
 
 /** 32 random bytes, base64url: a form token nobody can guess. */
 export const randomToken = (): string => {

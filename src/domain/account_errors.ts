@@ -41,6 +41,14 @@ export class LoginThrottled
   }
 }
 
+/** Too many passwords are being hashed at once (a flood): nothing was checked; try again shortly. */
+export class PasswordHashBusy
+  extends Data.TaggedError("PasswordHashBusy")<{ readonly retryAfterSeconds: number }> {
+  override get message(): string {
+    return `Too many password checks at once; try again in ${this.retryAfterSeconds} s`;
+  }
+}
+
 /** The operator disabled the account: no log-in, and its keys are refused. */
 export class AccountDisabled extends Data.TaggedError("AccountDisabled") {
   override get message(): string {

@@ -1,7 +1,8 @@
 /**
- * What every answer passes through on its way out, in one place: its request id, the security headers, CORS
- * for the operator's origins, `connection: close` on a 413, and compression as the client accepts it. The router produces answers; this
- * decorates them, whatever route (or 404/405/401/429/500) they came from.
+ * What every answer passes through on its way out, in one place: its request id, the security headers (HSTS
+ * too behind an https:// PUBLIC_URL), CORS for the operator's origins, `connection: close` on a 413, and
+ * compression as the client accepts it. The router produces answers; this decorates them, whatever route (or
+ * 404/405/401/429/500) they came from.
  */
 import type { CorsOrigins } from "@layers/config.ts";
 import { InternalFailure } from "@src/rest/edge_failures.ts";
@@ -13,6 +14,8 @@ import { withSecurityHeaders } from "./security_headers.ts";
 
 export interface EdgeSettings {
   readonly corsOrigins: CorsOrigins;
+  /** Strict-Transport-Security's value for every answer (security_headers.ts `hstsValue`); none = not sent. */
+  readonly hsts?: string;
   /** Called once per answer (the router counts it in the metrics and logs it at debug level). */
   readonly answered?: (request: Request, response: Response, requestId: string, ms: number) => void;
 }
@@ -47,6 +50,7 @@ async (request: Request, info?: Deno.ServeHandlerInfo): Promise<Response> => {
     // sending (Deno still reads and drops what keeps arriving before it closes; request_body.ts says more)
     if (response.status === 413) response.headers.set("connection", "close");
     withSecurityHeaders(response.headers);
+    if (settings.hsts !== undefined) response.headers.set("strict-transport-security", settings.hsts);
     withCors(settings.corsOrigins, request, response.headers);
     response = await negotiateEncoding(request, response);
   }

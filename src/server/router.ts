@@ -9,7 +9,7 @@
  * (request id, security headers, CORS, compression); the request id is on every log line written while serving
  * it. Each answer is counted in the metrics by the matched route's family and its status (`metrics_http.ts`).
  */
-import { Cause, Effect, Either, LogLevel, type ManagedRuntime } from "effect";
+import { Cause, Effect, Either, LogLevel, type ManagedRuntime, Option } from "effect";
 import { Access, AccessDenied, type Grant, insufficientCredits, rateLimitedCounter } from "@layers/access.ts";
 import { Metrics } from "@layers/metrics.ts";
 import { AppConfig } from "@layers/config.ts";
@@ -30,6 +30,7 @@ import { apiKeyOf, keyedCaching } from "./access_http.ts";
 import { makeAuthFailures } from "./auth_failures.ts";
 import { optionsAnswer } from "./cors.ts";
 import { withHttpEdge } from "./http_edge.ts";
+import { hstsValue } from "./security_headers.ts";
 import { makeRequestMetrics } from "./metrics_http.ts";
 import { routes } from "./routes.ts";
 
@@ -238,6 +239,7 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
 
   return withHttpEdge({
     corsOrigins: config.corsOrigins,
+    hsts: hstsValue(Option.getOrUndefined(config.publicUrl), config.hstsMaxAge),
     answered: (request, response, requestId, ms) => {
       recordAnswer(families.get(request) ?? "none", response.status, ms);
       if (!debug) return;

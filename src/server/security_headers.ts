@@ -32,3 +32,11 @@ export const withSecurityHeaders = (headers: Headers) => {
     headers.set("referrer-policy", "no-referrer");
   }
 };
+
+/**
+ * Strict-Transport-Security when people reach the service over HTTPS (PUBLIC_URL https://): browsers then use
+ * HTTPS only, so no plain-HTTP answer can be forged on the way. Not when it is served over plain HTTP, where the
+ * header means nothing and would only mislead. `maxAge` 0 = off.
+ */
+export const hstsValue = (publicUrl: string | undefined, maxAge: number): string | undefined =>
+  maxAge > 0 && publicUrl?.startsWith("https://") ? `max-age=${maxAge}` : undefined;

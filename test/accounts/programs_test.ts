@@ -2,7 +2,7 @@
  * The account programs on a real service database (PGlite, or PostgreSQL with TEST_DATABASE_URL): sign-up is
  * atomic, emails and passwords are checked, log-in fails alike for wrong passwords and unknown addresses and is
  * throttled per account and per address, every log-in makes a new session, password hashes carry their
- * parameters, keys of other accounts are not found, FREE accounts get FREE keys only, and password changes,
+ * parameters (and old ones are upgraded at log-in), sign-up without mail opens its own session, keys of other accounts are not found, FREE accounts get FREE keys only, and password changes,
  * resets and deletion do what they say.
  */
 import assert from "node:assert/strict";
@@ -25,6 +25,7 @@ import { setKeyActive } from "@src/programs/accounts/set_key_active.ts";
 import { revokeKey } from "@src/programs/accounts/revoke_key.ts";
 import { usageReport } from "@src/programs/accounts/usage_report.ts";
 import { makeAccountStore } from "@layers/account_store.ts";
+import { defaultParameters, hashPassword } from "@layers/password_hash.ts";
 import { makeKeyStore } from "@layers/key_store.ts";
 import type { LoginThrottled, PlanForbids } from "@src/domain/account_errors.ts";
 
@@ -69,7 +70,8 @@ Deno.test({
               { hash: string }
             >`select password_hash as hash from cds.account where email = 'alice@example.com'`,
           );
-          assert.match(row!.hash, /^scrypt\$32768\$8\$1\$[A-Za-z0-9+/=]{24}\$[A-Za-z0-9+/=]{44}$/);
+          // the harness hashes at testHashParameters; the defaults are test/layers/password_hash_test.ts's
+          assert.match(row!.hash, /^scrypt\$1024\$8\$1\$[A-Za-z0-9+/=]{24}\$[A-Za-z0-9+/=]{44}$/);
           assert.ok(!row!.hash.includes(password));
         },
       );
@@ -364,6 +366,54 @@ Deno.test({
             "InvalidCredentials",
           );
           await ok(signUp({ email: "leaving@example.com", password }));
+        },
+      );
+
+      await t.step(
+        "without mail, sign-up opens the account's first session itself (no log-in that a throttle could refuse)",
+        async () => {
+          const made = await ok(
+            signUp({ email: "at-once@example.com", password, clientAddress: "192.0.2.77" }),
+          );
+          assert.ok(made.session !== undefined && made.deviceToken !== undefined);
+          const live = await ok(sessionOf(made.session.secret));
+          assert.equal(Option.getOrThrow(live).account.id, made.account.id);
+          secrets.push(made.session.secret, made.session.csrfToken, made.deviceToken);
+        },
+      );
+
+      await t.step(
+        "a hash made at N=2^15 is upgraded to today's N=2^17 at the next successful log-in",
+        async () => {
+          const strong = await accountsHarness(sql, { hashParameters: defaultParameters });
+          const made = await ok(signUp({ email: "old-hash@example.com", password }));
+          const old = await Effect.runPromise(hashPassword(password, { N: 2 ** 15, r: 8, p: 1 }));
+          await Effect.runPromise(
+            sql`update cds.account set password_hash = ${old} where id = ${made.account.id}`,
+          );
+          const hashOf = async () =>
+            (await Effect.runPromise(
+              sql<
+                { hash: string }
+              >`select password_hash as hash from cds.account where id = ${made.account.id}`,
+            ))[0]!.hash;
+          assert.equal(
+            outcome(
+              await strong.run(
+                logIn({ email: "old-hash@example.com", password: "wrong", clientAddress: "192.0.2.78" }),
+              ),
+            ),
+            "InvalidCredentials",
+          );
+          assert.equal(await hashOf(), old, "a wrong password upgrades nothing");
+          const first = await strong.ok(
+            logIn({ email: "old-hash@example.com", password, clientAddress: "192.0.2.78" }),
+          );
+          const upgraded = await hashOf();
+          assert.match(upgraded, /^scrypt\$131072\$8\$1\$/);
+          assert.ok(Option.isSome(await ok(sessionOf(first.session.secret))), "the upgrade ends no session");
+          await strong.ok(logIn({ email: "old-hash@example.com", password, clientAddress: "192.0.2.78" }));
+          assert.equal(await hashOf(), upgraded, "upgraded once");
         },
       );
 

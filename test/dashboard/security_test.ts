@@ -2,7 +2,8 @@
  * The dashboard's defences over real HTTP against the real service: every state-changing form refuses a
  * missing or wrong CSRF token and a foreign Origin (and changes nothing), the session id is new at each log-in
  * and a cookie set before it is never adopted, another account's keys are 404, 20 wrong passwords are
- * throttled, the cookie carries its attributes (Secure behind HTTPS), and no secret reaches the logs.
+ * throttled, the cookies carry their attributes (Secure and `__Host-` behind HTTPS, where every answer also
+ * carries Strict-Transport-Security), and no secret reaches the logs.
  */
 import assert from "node:assert/strict";
 import { createTestEnvironment } from "../support/environment.ts";
@@ -35,7 +36,9 @@ Deno.test({
       const owner = new DashboardClient(base);
       const ownerEmail = newEmail();
       const freeKey = await owner.signUp(ownerEmail, password);
-      secrets.add(freeKey).add(password).add(owner.cookies.get("cds_session")!);
+      secrets.add(freeKey).add(password).add(owner.cookies.get("cds_session")!).add(
+        owner.cookies.get("cds_device")!,
+      );
       const { secret: second, id: secondId } = await owner.createKey({
         name: "second",
         tier: "FREE",
@@ -58,6 +61,12 @@ Deno.test({
         assert.ok(attributes.includes("samesite=strict"), cookie);
         assert.ok(attributes.includes("path=/"), cookie);
         assert.ok(!attributes.includes("secure"), "not Secure on plain http without PUBLIC_URL");
+        assert.equal(r.headers.get("strict-transport-security"), null, "no HSTS on plain http");
+        const device = r.setCookies.find((s) => s.startsWith("cds_device="))!;
+        secrets.add(device.split(";")[0]!.slice("cds_device=".length));
+        assert.match(device, /HttpOnly/);
+        assert.match(device, /SameSite=Strict/);
+        assert.match(device, /Max-Age=15552000/);
       });
 
       await t.step(
@@ -283,23 +292,44 @@ Deno.test({
     }
 
     await t.step(
-      "behind HTTPS the cookie is Secure (PUBLIC_URL https:// or COOKIE_SECURE=true)",
+      "behind HTTPS the cookies are Secure and __Host- (PUBLIC_URL https:// or COOKIE_SECURE=true); HSTS with an https:// PUBLIC_URL only",
       async () => {
-        const settings: Array<Record<string, string>> = [{ PUBLIC_URL: "https://api.example" }, {
-          COOKIE_SECURE: "true",
-        }];
-        for (const extra of settings) {
+        const settings: Array<{ env: Record<string, string>; hsts: string | null }> = [
+          { env: { PUBLIC_URL: "https://api.example" }, hsts: "max-age=31536000" },
+          { env: { PUBLIC_URL: "https://api.example", HSTS_MAX_AGE: "600" }, hsts: "max-age=600" },
+          { env: { COOKIE_SECURE: "true", HSTS_MAX_AGE: "600" }, hsts: null },
+        ];
+        for (const { env: extra, hsts } of settings) {
           const secure = await startService({ ...environment.env, ...extra });
           try {
             const shown = await new DashboardClient(secure.base).get("/signup");
-            const formCookie = shown.setCookies.find((s) => s.startsWith("cds_form="))!;
+            const formCookie = shown.setCookies.find((s) => s.startsWith("__Host-cds_form="))!;
+            assert.ok(formCookie, `${JSON.stringify(extra)}: ${shown.setCookies}`);
             assert.match(formCookie, /;\s*Secure/i, JSON.stringify(extra));
+            assert.match(formCookie, /Path=\//);
+            assert.doesNotMatch(formCookie, /Domain=/i);
+            assert.equal(shown.headers.get("strict-transport-security"), hsts, JSON.stringify(extra));
+            for (const path of ["/health", "/api/public/tx-status", "/nowhere"]) {
+              const r = await fetch(`${secure.base}${path}`);
+              await r.body?.cancel();
+              assert.equal(
+                r.headers.get("strict-transport-security"),
+                hsts,
+                `${path} ${JSON.stringify(extra)}`,
+              );
+            }
             const signup = new DashboardClient(secure.base, extra.PUBLIC_URL ?? secure.base);
             const answer = await signup.submit("/signup", "/signup", { email: newEmail(), password });
-            const cookie = answer.setCookies.find((s) => s.startsWith("cds_session="))!;
+            const cookie = answer.setCookies.find((s) => s.startsWith("__Host-cds_session="))!;
+            assert.ok(cookie, `${JSON.stringify(extra)}: ${answer.setCookies}`);
             assert.match(cookie, /;\s*Secure/i, JSON.stringify(extra));
             assert.match(cookie, /HttpOnly/);
             assert.match(cookie, /SameSite=Strict/);
+            assert.ok(
+              answer.setCookies.some((s) => s.startsWith("__Host-cds_device=") && /;\s*Secure/i.test(s)),
+            );
+            // the session works under its __Host- name (sent back as browsers send it over HTTPS)
+            assert.equal((await signup.get("/dashboard")).status, 200);
           } finally {
             await secure.stop();
           }

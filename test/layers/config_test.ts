@@ -102,13 +102,16 @@ Deno.test("config reads every variable and keeps secrets redacted", async () => 
   assert.equal(Option.getOrThrow(c.networks.preprod.ogmiosUrl), "wss://ogmios.example:443");
 });
 
-Deno.test("SMTP_URL, PUBLIC_URL, COOKIE_SECURE, MAIL_FROM: off by default; Secure follows https", async () => {
+Deno.test("SMTP_URL, PUBLIC_URL, COOKIE_SECURE, MAIL_FROM, HSTS_MAX_AGE: defaults; Secure follows https", async () => {
   const off = await load({});
   assert.ok(off._tag === "Right");
   if (off._tag !== "Right") return;
   assert.ok(Option.isNone(off.right.smtpUrl) && Option.isNone(off.right.publicUrl));
   assert.equal(off.right.cookieSecure, false);
   assert.equal(off.right.mailFrom, "cardano-data-service <noreply@localhost>");
+  assert.equal(off.right.hstsMaxAge, 31_536_000);
+  const noHsts = await load({ HSTS_MAX_AGE: "0" });
+  assert.equal(noHsts._tag === "Right" && noHsts.right.hstsMaxAge, 0);
   const on = await load({
     SMTP_URL: "smtps://user:secret@mail.example:465",
     PUBLIC_URL: "https://data.example/",
@@ -131,6 +134,11 @@ const bad: ReadonlyArray<[string, string, RegExp]> = [
   ["SMTP_URL", "http://mail", /^SMTP_URL: expected a smtp: or smtps:\/\/ URL/],
   ["PUBLIC_URL", "ftp://data.example", /^PUBLIC_URL: /],
   ["COOKIE_SECURE", "maybe", /^COOKIE_SECURE: expected true or false/],
+  [
+    "HSTS_MAX_AGE",
+    "a year",
+    /^HSTS_MAX_AGE: expected a whole number of seconds \(0 = no HSTS\), got "a year"$/,
+  ],
   ["PORT", "abc", /^PORT: expected an integer from 0 to 65535, got "abc"$/],
   ["PORT", "70000", /^PORT: /],
   ["HOST", "bad host!", /^HOST: /],

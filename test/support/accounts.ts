@@ -1,6 +1,6 @@
 /**
  * The account programs over a real service database, with real layers: the account store on that database, the
- * in-memory attempt throttle, and no mailer or a real SMTP mailer (`smtpServer` below is a real SMTP server on
+ * in-memory attempt throttle, password hashes at `testHashParameters`, and no mailer or a real SMTP mailer (`smtpServer` below is a real SMTP server on
  * a random local port). `run` runs a program and returns its Exit, and every log line it wrote is kept in
  * `logs`, for the "no secret in the logs" checks.
  */
@@ -15,8 +15,16 @@ import { AccountStore, makeAccountStore } from "@layers/account_store.ts";
 import { AttemptThrottle, makeMemoryThrottle } from "@layers/attempt_throttle.ts";
 import { AppConfig, appConfig } from "@layers/config.ts";
 import { Mailer, type MailerShape, makeSmtpMailer, noMailer } from "@layers/mailer.ts";
+import { PasswordHashParameters, type ScryptParameters } from "@layers/password_hash.ts";
 import { loadMigrations, migrate } from "@layers/service_db.ts";
 import { cleanEnv } from "./clean_env.ts";
+
+/**
+ * The programs' tests hash with these (explicitly, through their own layer; the service and the CLIs always use
+ * the defaults): the same code at a cost of milliseconds, so suites that sign up and log in many times stay fast.
+ * Tests of the parameters themselves pass `hashParameters: defaultParameters`.
+ */
+export const testHashParameters: ScryptParameters = { N: 2 ** 10, r: 8, p: 1 };
 
 export type AccountServices = AccountStore | AttemptThrottle | Mailer | AppConfig;
 
@@ -35,7 +43,7 @@ export const testConfig = (env: Record<string, string> = {}) =>
 /** Programs over `sql` (migrated here), mailing through `mailer` (none by default). */
 export const accountsHarness = async (
   sql: SqlClient,
-  options: { mailer?: MailerShape; env?: Record<string, string> } = {},
+  options: { mailer?: MailerShape; env?: Record<string, string>; hashParameters?: ScryptParameters } = {},
 ): Promise<AccountsHarness> => {
   await Effect.runPromise(migrate(sql, await Effect.runPromise(loadMigrations())));
   const config = await testConfig(options.env);
@@ -49,6 +57,7 @@ export const accountsHarness = async (
     Layer.succeed(AttemptThrottle, makeMemoryThrottle()),
     Layer.succeed(Mailer, options.mailer ?? noMailer),
     Layer.succeed(AppConfig, config),
+    Layer.succeed(PasswordHashParameters, options.hashParameters ?? testHashParameters),
     logger,
   );
   const run = <A, E>(program: Effect.Effect<A, E, AccountServices>) =>

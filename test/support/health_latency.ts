@@ -28,3 +28,66 @@ export const assertHealthKeptUp = (samples: ReadonlyArray<number>, during: strin
   assert.ok(p90 < healthWithinMs, `/health ${during}: ${describeLatency(samples)}`);
   assert.ok(max < healthStallMs, `/health stalled ${during}: ${describeLatency(samples)}`);
 };
+
+/** The prober: /health every 20 ms from BASE until its stdin closes, one line per answer time. */
+const proberCode = `
+const base = Deno.env.get("BASE");
+let done = false;
+(async () => { for await (const _ of Deno.stdin.readable); done = true; })();
+const probe = async () => {
+  const started = performance.now();
+  const response = await fetch(base + "/health");
+  await response.body?.cancel();
+  return performance.now() - started;
+};
+await probe();
+console.log("ready");
+while (!done) {
+  console.log(String(await probe()));
+  await new Promise((r) => setTimeout(r, 20));
+}`;
+
+/**
+ * Runs `work` while /health is probed every 20 ms from a process of its own (with its connection open before
+ * the work starts): what a flood sent from this process costs this process (hundreds of requests to send and
+ * answers to read) does not count as the service's latency.
+ */
+export const healthWhile = async <T>(
+  base: string,
+  work: () => Promise<T>,
+): Promise<{ result: T; latencies: Array<number> }> => {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["eval", proberCode],
+    env: { BASE: base, NO_COLOR: "1" },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  const latencies: Array<number> = [];
+  let buffer = "";
+  let ready!: () => void;
+  const isReady = new Promise<void>((r) => ready = r);
+  const reading = (async () => {
+    for (;;) {
+      const { value, done } = await lines.read();
+      if (done) break;
+      buffer += value;
+      let nl: number;
+      while ((nl = buffer.indexOf("\n")) >= 0) {
+        const line = buffer.slice(0, nl).trim();
+        buffer = buffer.slice(nl + 1);
+        if (line === "ready") ready();
+        else if (line !== "") latencies.push(Number(line));
+      }
+    }
+  })();
+  await isReady;
+  try {
+    return { result: await work(), latencies };
+  } finally {
+    await child.stdin.close();
+    await reading;
+    await child.status;
+  }
+};

@@ -17,8 +17,7 @@ export const requestPasswordReset = (emailText: string) =>
     const email = Either.getOrUndefined(normalizeEmail(emailText));
     if (!mailer.enabled || email === undefined) return;
     const throttle = yield* AttemptThrottle;
-    if ((yield* throttle.blockedFor("mail-account", email)) > 0) return;
-    yield* throttle.record("mail-account", email);
+    if ((yield* throttle.reserve("mail-account", email)) > 0) return;
     const store = yield* AccountStore;
     const account = yield* store.byEmail(email);
     if (Option.isNone(account) || account.value.disabled) return;

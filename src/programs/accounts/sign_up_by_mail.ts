@@ -10,7 +10,6 @@ import { Effect, Option } from "effect";
 import { AccountStore } from "@layers/account_store.ts";
 import { AttemptThrottle } from "@layers/attempt_throttle.ts";
 import { AppConfig, publicBaseUrl } from "@layers/config.ts";
-import { hashPassword } from "@layers/password_hash.ts";
 import { type Mail, Mailer } from "@layers/mailer.ts";
 import { confirmLinkHours, newSecret } from "./secrets.ts";
 import { admitSignUp, type SignUpInput } from "./sign_up.ts";
@@ -19,10 +18,10 @@ export const signUpByMail = (input: SignUpInput) =>
   Effect.gen(function* () {
     const mailer = yield* Mailer;
     if (!mailer.enabled) return yield* Effect.dieMessage("signUpByMail needs SMTP: without it use signUp");
-    const email = yield* admitSignUp(input);
+    const { email, hash } = yield* admitSignUp(input);
     const store = yield* AccountStore;
     const base = publicBaseUrl(yield* AppConfig);
-    const passwordHash = yield* hashPassword(input.password);
+    const passwordHash = yield* hash;
     const confirmToken = {
       secret: newSecret(),
       expiresAt: new Date(Date.now() + confirmLinkHours * 3_600_000),
@@ -58,10 +57,13 @@ export const signUpByMail = (input: SignUpInput) =>
 const takenNotice = (email: string, base: string) =>
   Effect.gen(function* () {
     const throttle = yield* AttemptThrottle;
-    if ((yield* throttle.blockedFor("mail-account", email)) > 0) return undefined;
+    // reserved before the read: concurrent sign-ups cannot send more notices than the allowance
+    if ((yield* throttle.reserve("mail-account", email)) > 0) return undefined;
     const account = yield* (yield* AccountStore).byEmail(email);
-    if (Option.isNone(account) || account.value.disabled) return undefined;
-    yield* throttle.record("mail-account", email);
+    if (Option.isNone(account) || account.value.disabled) {
+      yield* throttle.release("mail-account", email);
+      return undefined;
+    }
     return {
       to: email,
       subject: "Someone tried to sign up with your address",
