@@ -8,7 +8,8 @@ export const postgresBin = "/usr/lib/postgresql/15/bin";
 
 const isRoot = Deno.uid() === 0;
 
-const run = async (command: string, args: Array<string>): Promise<string> => {
+/** Runs a PostgreSQL program as the `postgres` OS user when we are root (PostgreSQL refuses root); its output. */
+export const runAsPostgres = async (command: string, args: Array<string>): Promise<string> => {
   const [cmd, argv] = isRoot ? ["runuser", ["-u", "postgres", "--", command, ...args]] : [command, args];
   const out = await new Deno.Command(cmd, { args: argv, stdout: "piped", stderr: "piped" }).output();
   const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
@@ -34,7 +35,7 @@ export interface Server {
 const server = async (dir: string, name: string, port: number): Promise<Server> => {
   const dataDir = `${dir}/${name}`;
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=off`;
-  await run(`${postgresBin}/pg_ctl`, [
+  await runAsPostgres(`${postgresBin}/pg_ctl`, [
     "-D",
     dataDir,
     "-o",
@@ -50,14 +51,16 @@ const server = async (dir: string, name: string, port: number): Promise<Server> 
     url: (database) => `postgres://postgres@127.0.0.1:${port}/${database}`,
     pid: async () => Number((await Deno.readTextFile(`${dataDir}/postmaster.pid`)).split("\n")[0]),
     stop: async () => {
-      await run(`${postgresBin}/pg_ctl`, ["-D", dataDir, "-m", "fast", "-w", "stop"]).catch(() => {});
+      await runAsPostgres(`${postgresBin}/pg_ctl`, ["-D", dataDir, "-m", "fast", "-w", "stop"]).catch(
+        () => {},
+      );
     },
   };
 };
 
 /** initdb (trust authentication; its pg_hba.conf allows local replication) and start. */
 export const startPrimary = async (dir: string, port: number): Promise<Server> => {
-  await run(`${postgresBin}/initdb`, [
+  await runAsPostgres(`${postgresBin}/initdb`, [
     "-D",
     `${dir}/primary`,
     "-U",
@@ -72,7 +75,7 @@ export const startPrimary = async (dir: string, port: number): Promise<Server> =
 
 /** pg_basebackup from the running primary (`-R` writes standby.signal and primary_conninfo), then start. */
 export const startReplica = async (dir: string, primary: Server, port: number): Promise<Server> => {
-  await run(`${postgresBin}/pg_basebackup`, [
+  await runAsPostgres(`${postgresBin}/pg_basebackup`, [
     "-h",
     "127.0.0.1",
     "-p",

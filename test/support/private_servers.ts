@@ -3,7 +3,9 @@
  * chosen by the OS, never the shared servers other work relies on. PostgreSQL runs as the `postgres` user when
  * the tests run as root (it refuses to run as root).
  */
-export const postgresBin = "/usr/lib/postgresql/15/bin";
+import { postgresBin, runAsPostgres as run } from "../../scripts/cluster/postgres.ts";
+
+export { postgresBin };
 
 export const privatePostgresAvailable = (() => {
   try {
@@ -31,14 +33,6 @@ export const freePort = (): number => {
 };
 
 const isRoot = Deno.uid() === 0;
-
-const run = async (command: string, args: Array<string>): Promise<string> => {
-  const [cmd, argv] = isRoot ? ["runuser", ["-u", "postgres", "--", command, ...args]] : [command, args];
-  const out = await new Deno.Command(cmd, { args: argv, stdout: "piped", stderr: "piped" }).output();
-  const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
-  if (!out.success) throw new Error(`${command} ${args.join(" ")} failed:\n${text}`);
-  return text;
-};
 
 export interface PrivatePostgres {
   readonly port: number;
