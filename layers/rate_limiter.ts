@@ -116,29 +116,23 @@ const decideSubmission = (limits: Limits, tier: Tier, recent: number, resetMs: n
  * the last second (so never more than `limit` in any one-second interval), fewer than the daily quota today.
  */
 const decide = (limits: Limits, tier: Tier, spend: Spend, c: Counts): LimitDecision => {
-  /** A per-second budget: it slides, so a unit comes back when its oldest grant is a second old. */
-  const perSecond = (budget: Budget, size: number, used: number, oldest: number) => {
+  /**
+   * A per-second budget's figures: it slides, so a unit comes back when its oldest grant is a second old
+   * (`allowed` says whether it has room).
+   */
+  const perSecond = (budget: Budget, size: number, used: number, oldest: number): LimitDecision => {
     const full = size > 0 && used >= size;
-    return {
-      budget,
-      limit: size,
-      remaining: size > 0 ? Math.max(0, size - used - (full ? 0 : 1)) : unlimited,
-      resetMs: Math.max(1, (used > 0 ? oldest : c.now) + secondMs - c.now),
-      full,
-    };
+    const resetMs = Math.max(1, (used > 0 ? oldest : c.now) + secondMs - c.now);
+    return full
+      ? { budget, limit: size, remaining: 0, resetMs, allowed: false, exceeded: budget }
+      : { budget, limit: size, remaining: size > 0 ? size - used - 1 : unlimited, resetMs, allowed: true };
   };
-  const refused = ({ full: _, ...f }: ReturnType<typeof perSecond>): LimitDecision => ({
-    ...f,
-    remaining: 0,
-    allowed: false,
-    exceeded: f.budget,
-  });
   const rate = perSecond("rate", limits.ratePerSecond[tier], c.rate, c.rateOldest);
-  if (rate.full) return refused(rate);
+  if (!rate.allowed) return rate;
   const graphql = spend === "graphql"
     ? perSecond("graphql", limits.graphqlPerSecond[tier], c.graphql, c.graphqlOldest)
     : undefined;
-  if (graphql?.full) return refused(graphql);
+  if (graphql && !graphql.allowed) return graphql;
   const daily = limits.dailyRequests[tier];
   if (daily > 0 && c.daily >= daily) {
     return {
@@ -154,10 +148,7 @@ const decide = (limits: Limits, tier: Tier, spend: Spend, c: Counts): LimitDecis
     const submission = decideSubmission(limits, tier, c.submissions, c.submissionResetMs);
     if (!submission.allowed) return submission;
   }
-  const { full: _, ...tighter } = graphql && graphql.limit > 0 && graphql.remaining < rate.remaining
-    ? graphql
-    : rate;
-  return { ...tighter, allowed: true };
+  return graphql && graphql.limit > 0 && graphql.remaining < rate.remaining ? graphql : rate;
 };
 
 /**
