@@ -189,6 +189,13 @@ export const makeMemoryRateLimiter = (limits: Limits, history?: MemoryLimiterHis
   const submissions = new Map<string, Array<number>>(
     [...(history?.submissions ?? [])].map(([subject, times]) => [subject, [...times]]),
   );
+  let decisions = 0;
+  /** Drops the logs of subjects idle for a second, now and then, so memory follows the active subjects only. */
+  const sweep = (now: number) => {
+    for (const [key, log] of logs) {
+      if (log.times.length === 0 || log.times[log.times.length - 1]! <= now - secondMs) logs.delete(key);
+    }
+  };
   const logOf = (key: string) => {
     let log = logs.get(key);
     if (!log) logs.set(key, log = { times: [], head: 0 });
@@ -207,6 +214,7 @@ export const makeMemoryRateLimiter = (limits: Limits, history?: MemoryLimiterHis
     return d && d.day === Math.floor(now / dayMs) ? d.count : 0;
   };
   const consumeNow = (subject: string, tier: Tier, spend: Spend, now: number): LimitDecision => {
+    if (++decisions % 100_000 === 0) sweep(now);
     const rateLog = limits.ratePerSecond[tier] > 0 ? logOf(subject) : undefined;
     const graphqlLog = spend === "graphql" && limits.graphqlPerSecond[tier] > 0
       ? logOf(`${subject}:graphql`)
