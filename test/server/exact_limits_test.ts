@@ -3,7 +3,8 @@
  * one FREE key, three times its rate sent through both across a wall-clock second boundary (where aligned
  * windows used to hand out two budgets). No one-second interval may hold more 200s than the rate. The server's
  * grant times are not visible, so a 200 is only known to have been granted between its send and its receive: a
- * violation is counted only when rate + 1 answers certainly fit in one second (first send to last receive).
+ * violation is counted only when rate + 1 answers certainly fit in one second (first send to last receive). The
+ * refused requests spend nothing of the daily quota.
  */
 import assert from "node:assert/strict";
 import { startService } from "../support/service.ts";
@@ -66,6 +67,11 @@ Deno.test({
         most <= rate,
         `${most} answers served within one second (of ${served} served), the rate is ${rate}`,
       );
+      // the refused ones spent nothing of the day: only the served ones, and this call, count
+      await sleep(1100);
+      const info = await fetch(`${two.base}/v1/key`, { headers: { apikey: key } });
+      assert.equal(info.status, 200);
+      assert.equal((await info.json()).budget.requestsToday, served + 1);
     } finally {
       await two.stop();
       await one.stop();
