@@ -37,7 +37,7 @@ export interface LimitDecision {
   /** That budget's size and what is left of it in its window. */
   readonly limit: number;
   readonly remaining: number;
-  /** Milliseconds until that budget has room again: its oldest grant leaves the sliding window, or the day ends. */
+  /** Milliseconds until that budget has room again: its oldest grant leaves the window, or the day ends. */
   readonly resetMs: number;
 }
 

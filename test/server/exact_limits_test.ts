@@ -21,7 +21,7 @@ interface Answer {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The most 200s certainly granted within one second: rate + 1 of them between a send and a receive < 1 s apart. */
+/** The most 200s certainly granted within one second: all sent and answered in less than a second. */
 const surelyInOneSecond = (answers: ReadonlyArray<Answer>): number => {
   const served = answers.filter((a) => a.status === 200);
   let most = 0;
