@@ -1,10 +1,15 @@
 /**
  * `RateLimiter`: budgets per subject (spec: Limits): a key, or an account whose FREE keys share one budget
- * (src/domain/budget_subject.ts; the caller names the subject). A request spends one unit of its tier's per-second rate and of
- * its daily quota; GraphQL also spends its own per-second rate; a submission also spends the hourly submission
- * budget (a sliding hour). Two implementations: in memory (one instance) and Redis (instances share budgets; per instance in
+ * (src/domain/budget_subject.ts; the caller names the subject). A granted request spends one unit of its tier's
+ * per-second rate and of its daily quota; GraphQL also spends its own per-second rate; a submission also spends
+ * the hourly submission budget. A refused request spends nothing, so a flood refused by the rate cannot eat the
+ * daily quota (and, for an account's shared budget, lock its other keys out for the day).
+ * The per-second rates are sliding logs of the last second's grant times: a request is granted while fewer than
+ * the limit were granted in the second before it, so no one-second interval ever holds more than the limit
+ * (windows aligned to wall-clock seconds let a burst across a boundary have two budgets). Submissions slide over
+ * the hour the same way; the daily quota is a UTC day. Two implementations deciding alike (`decide`): in memory
+ * (one instance) and Redis (one Lua script per request, so instances share budgets exactly; per instance in
  * memory while Redis is down).
- * Windows are aligned to wall-clock seconds and UTC days, so every instance agrees on them.
  */
 import { Clock, Context, Data, Effect, Layer, Option } from "effect";
 import type { Redis } from "ioredis";
@@ -32,7 +37,7 @@ export interface LimitDecision {
   /** That budget's size and what is left of it in its window. */
   readonly limit: number;
   readonly remaining: number;
-  /** Milliseconds until that budget's window resets. */
+  /** Milliseconds until that budget has room again: its oldest grant leaves the window, or the day ends. */
   readonly resetMs: number;
 }
 
@@ -70,13 +75,21 @@ export class RateLimiter extends Context.Tag("RateLimiter")<RateLimiter, RateLim
 
 const dayMs = 86_400_000;
 const hourMs = 3_600_000;
+const secondMs = 1_000;
 
-/** The counts one spend produced; both implementations turn them into a decision the same way. */
+/**
+ * What a subject had spent when a request came, before it: both implementations turn it into a decision the
+ * same way (`decide`), and record the request only when that decision grants it.
+ */
 interface Counts {
+  /** Grants in the second before `now` (the sliding window), and when the oldest of them was (0: none). */
   readonly rate: number;
+  readonly rateOldest: number;
   readonly graphql: number;
+  readonly graphqlOldest: number;
+  /** Requests granted today (UTC). */
   readonly daily: number;
-  /** Submissions in the last hour before this one, and when the oldest of them leaves the window. */
+  /** Submissions in the last hour, and when the oldest of them leaves the window. */
   readonly submissions: number;
   readonly submissionResetMs: number;
   readonly now: number;
@@ -98,33 +111,64 @@ const decideSubmission = (limits: Limits, tier: Tier, recent: number, resetMs: n
     : { ...figures, allowed: true };
 };
 
+/**
+ * Grants when every budget the request spends has room (a limit of 0 is no limit): fewer than `limit` grants in
+ * the last second (so never more than `limit` in any one-second interval), fewer than the daily quota today.
+ */
 const decide = (limits: Limits, tier: Tier, spend: Spend, c: Counts): LimitDecision => {
-  const secondLeft = 1000 - (c.now % 1000);
-  const figures = (budget: Budget, size: number, used: number, resetMs: number) => ({
-    budget,
-    limit: size,
-    remaining: size > 0 ? Math.max(0, size - used) : unlimited,
-    resetMs,
-  });
-  const refused = (f: ReturnType<typeof figures>): LimitDecision => ({
-    ...f,
-    allowed: false,
-    exceeded: f.budget,
-  });
-  const rate = figures("rate", limits.ratePerSecond[tier], c.rate, secondLeft);
-  if (rate.limit > 0 && c.rate > rate.limit) return refused(rate);
+  /**
+   * A per-second budget's figures: it slides, so a unit comes back when its oldest grant is a second old
+   * (`allowed` says whether it has room).
+   */
+  const perSecond = (budget: Budget, size: number, used: number, oldest: number): LimitDecision => {
+    const full = size > 0 && used >= size;
+    const resetMs = Math.max(1, (used > 0 ? oldest : c.now) + secondMs - c.now);
+    return full
+      ? { budget, limit: size, remaining: 0, resetMs, allowed: false, exceeded: budget }
+      : { budget, limit: size, remaining: size > 0 ? size - used - 1 : unlimited, resetMs, allowed: true };
+  };
+  const rate = perSecond("rate", limits.ratePerSecond[tier], c.rate, c.rateOldest);
+  if (!rate.allowed) return rate;
   const graphql = spend === "graphql"
-    ? figures("graphql", limits.graphqlPerSecond[tier], c.graphql, secondLeft)
+    ? perSecond("graphql", limits.graphqlPerSecond[tier], c.graphql, c.graphqlOldest)
     : undefined;
-  if (graphql && graphql.limit > 0 && c.graphql > graphql.limit) return refused(graphql);
+  if (graphql && !graphql.allowed) return graphql;
   const daily = limits.dailyRequests[tier];
-  if (daily > 0 && c.daily > daily) return refused(figures("daily", daily, c.daily, dayMs - (c.now % dayMs)));
+  if (daily > 0 && c.daily >= daily) {
+    return {
+      budget: "daily",
+      limit: daily,
+      remaining: 0,
+      resetMs: dayMs - (c.now % dayMs),
+      allowed: false,
+      exceeded: "daily",
+    };
+  }
   if (spend === "submission") {
     const submission = decideSubmission(limits, tier, c.submissions, c.submissionResetMs);
     if (!submission.allowed) return submission;
   }
-  const tighter = graphql && graphql.limit > 0 && graphql.remaining < rate.remaining ? graphql : rate;
-  return { ...tighter, allowed: true };
+  return graphql && graphql.limit > 0 && graphql.remaining < rate.remaining ? graphql : rate;
+};
+
+/**
+ * A sliding log: the times of the grants of the last second, oldest first (`head` skips those that left it).
+ * It holds at most the limit's worth, because a grant is only recorded while there is room.
+ */
+interface GrantLog {
+  times: Array<number>;
+  head: number;
+}
+
+/** Forgets the grants a second old or older; how many are left, and the oldest of them (0: none). */
+const slide = (log: GrantLog, now: number): [number, number] => {
+  while (log.head < log.times.length && log.times[log.head]! <= now - secondMs) log.head++;
+  if (log.head > 32 && log.head * 2 > log.times.length) {
+    log.times = log.times.slice(log.head);
+    log.head = 0;
+  }
+  const n = log.times.length - log.head;
+  return [n, n > 0 ? log.times[log.head]! : 0];
 };
 
 /**
@@ -138,18 +182,24 @@ export interface MemoryLimiterHistory {
 }
 
 export const makeMemoryRateLimiter = (limits: Limits, history?: MemoryLimiterHistory): RateLimiterShape => {
-  const seconds = new Map<string, { second: number; count: number }>();
+  const logs = new Map<string, GrantLog>();
   const days = new Map<string, { day: number; count: number }>(
     [...(history?.requestsToday ?? [])].map(([subject, count]) => [subject, { day: history!.day, count }]),
   );
   const submissions = new Map<string, Array<number>>(
     [...(history?.submissions ?? [])].map(([subject, times]) => [subject, [...times]]),
   );
-  const tick = (key: string, second: number) => {
-    const w = seconds.get(key);
-    if (w && w.second === second) return ++w.count;
-    seconds.set(key, { second, count: 1 });
-    return 1;
+  let decisions = 0;
+  /** Drops the logs of subjects idle for a second, now and then, so memory follows the active subjects only. */
+  const sweep = (now: number) => {
+    for (const [key, log] of logs) {
+      if (log.times.length === 0 || log.times[log.times.length - 1]! <= now - secondMs) logs.delete(key);
+    }
+  };
+  const logOf = (key: string) => {
+    let log = logs.get(key);
+    if (!log) logs.set(key, log = { times: [], head: 0 });
+    return log;
   };
   /** The subject's submission times in the hour before `now` (older ones forgotten). */
   const lastHour = (subject: string, now: number) => {
@@ -159,27 +209,36 @@ export const makeMemoryRateLimiter = (limits: Limits, history?: MemoryLimiterHis
   };
   const resetOf = (recent: ReadonlyArray<number>, now: number) =>
     recent.length > 0 ? recent[0]! + hourMs - now : 0;
+  const todayOf = (subject: string, now: number) => {
+    const d = days.get(subject);
+    return d && d.day === Math.floor(now / dayMs) ? d.count : 0;
+  };
   const consumeNow = (subject: string, tier: Tier, spend: Spend, now: number): LimitDecision => {
-    const second = Math.floor(now / 1000);
-    const day = Math.floor(now / dayMs);
-    const rate = tick(subject, second);
-    const graphql = spend === "graphql" ? tick(`${subject}:graphql`, second) : 0;
-    let daily = 0;
-    if (limits.dailyRequests[tier] > 0) {
-      const d = days.get(subject);
-      if (d && d.day === day) daily = ++d.count;
-      else days.set(subject, { day, count: daily = 1 });
-    }
+    if (++decisions % 100_000 === 0) sweep(now);
+    const rateLog = limits.ratePerSecond[tier] > 0 ? logOf(subject) : undefined;
+    const graphqlLog = spend === "graphql" && limits.graphqlPerSecond[tier] > 0
+      ? logOf(`${subject}:graphql`)
+      : undefined;
+    const [rate, rateOldest] = rateLog ? slide(rateLog, now) : [0, 0];
+    const [graphql, graphqlOldest] = graphqlLog ? slide(graphqlLog, now) : [0, 0];
+    const daily = limits.dailyRequests[tier] > 0 ? todayOf(subject, now) : 0;
     const recent = spend === "submission" ? lastHour(subject, now) : [];
     const decision = decide(limits, tier, spend, {
       rate,
+      rateOldest,
       graphql,
+      graphqlOldest,
       daily,
       submissions: recent.length,
       submissionResetMs: resetOf(recent, now),
       now,
     });
-    if (spend === "submission" && decision.allowed) recent.push(now);
+    if (!decision.allowed) return decision;
+    // only a granted request spends: refusals cost no budget
+    rateLog?.times.push(now);
+    graphqlLog?.times.push(now);
+    if (limits.dailyRequests[tier] > 0) days.set(subject, { day: Math.floor(now / dayMs), count: daily + 1 });
+    if (spend === "submission") recent.push(now);
     return decision;
   };
   const consumeSubmissionNow = (subject: string, tier: Tier, now: number): LimitDecision => {
@@ -195,13 +254,10 @@ export const makeMemoryRateLimiter = (limits: Limits, history?: MemoryLimiterHis
     consumeSubmission: (subject, tier) =>
       Effect.map(Clock.currentTimeMillis, (now) => consumeSubmissionNow(subject, tier, now)),
     use: (subject) =>
-      Effect.map(Clock.currentTimeMillis, (now) => {
-        const d = days.get(subject);
-        return {
-          requestsToday: d && d.day === Math.floor(now / dayMs) ? d.count : 0,
-          submissionsLastHour: lastHour(subject, now).length,
-        };
-      }),
+      Effect.map(Clock.currentTimeMillis, (now) => ({
+        requestsToday: todayOf(subject, now),
+        submissionsLastHour: lastHour(subject, now).length,
+      })),
   };
 };
 
@@ -222,28 +278,47 @@ const submissionLua = (set: string, now: string, limit: string, member: string) 
   if first[2] then oldest = tonumber(first[2]) end`;
 
 /**
- * One round trip per spend: a Lua script bumps the second, GraphQL and day counters (keys carry the window, so
- * they expire on their own) and, for submissions, keeps a sorted set of the last hour's submission times.
+ * One round trip per spend, atomic: the script reads every budget the request spends (the per-second ones are
+ * sorted sets of the last second's grant times, the sliding log of `slide`; the day a counter; submissions a
+ * sorted set of the last hour), grants by `decide`'s rule, and records the request in them only when granted.
+ * A limit of 0 is no limit (nothing recorded); -1 says the request does not spend that budget.
  */
 const spendScript = `
-local rate = redis.call('INCR', KEYS[1])
-if rate == 1 then redis.call('PEXPIRE', KEYS[1], 2000) end
-local graphql = 0
-if ARGV[1] == '1' then
-  graphql = redis.call('INCR', KEYS[2])
-  if graphql == 1 then redis.call('PEXPIRE', KEYS[2], 2000) end
+local now = tonumber(ARGV[1])
+local member = ARGV[6]
+local function window(key, span)
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now - span)
+  local n = redis.call('ZCARD', key)
+  if n == 0 then return 0, 0 end
+  return n, tonumber(redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')[2])
 end
-local daily = 0
-if ARGV[2] == '1' then
-  daily = redis.call('INCR', KEYS[3])
-  if daily == 1 then redis.call('PEXPIRE', KEYS[3], 90000000) end
+local rateLimit = tonumber(ARGV[2])
+local graphqlLimit = tonumber(ARGV[3])
+local dailyLimit = tonumber(ARGV[4])
+local subsLimit = tonumber(ARGV[5])
+local rate, rateOldest, graphql, graphqlOldest, daily, subs, subsOldest = 0, 0, 0, 0, 0, 0, 0
+if rateLimit > 0 then rate, rateOldest = window(KEYS[1], 1000) end
+if graphqlLimit > 0 then graphql, graphqlOldest = window(KEYS[2], 1000) end
+if dailyLimit > 0 then daily = tonumber(redis.call('GET', KEYS[3]) or '0') end
+if subsLimit >= 0 then subs, subsOldest = window(KEYS[4], 3600000) end
+if (rateLimit <= 0 or rate < rateLimit) and (graphqlLimit <= 0 or graphql < graphqlLimit)
+  and (dailyLimit <= 0 or daily < dailyLimit) and (subsLimit <= 0 or subs < subsLimit) then
+  if rateLimit > 0 then
+    redis.call('ZADD', KEYS[1], now, member)
+    redis.call('PEXPIRE', KEYS[1], 2000)
+  end
+  if graphqlLimit > 0 then
+    redis.call('ZADD', KEYS[2], now, member)
+    redis.call('PEXPIRE', KEYS[2], 2000)
+  end
+  if dailyLimit > 0 and redis.call('INCR', KEYS[3]) == 1 then redis.call('PEXPIRE', KEYS[3], 90000000) end
+  if subsLimit >= 0 then
+    redis.call('ZADD', KEYS[4], now, member)
+    redis.call('PEXPIRE', KEYS[4], 3600000)
+    if subs == 0 then subsOldest = now end
+  end
 end
-local subs = 0
-local oldest = 0
-if ARGV[3] == '1' then
-${submissionLua("KEYS[4]", "ARGV[4]", "ARGV[5]", "ARGV[6]")}
-end
-return {rate, graphql, daily, subs, oldest}`;
+return {rate, rateOldest, graphql, graphqlOldest, daily, subs, subsOldest}`;
 
 /** The submission budget alone (`consumeSubmission`): the same steps as the spend script's. */
 const submissionScript = `
@@ -255,67 +330,73 @@ return {subs, oldest}`;
 const redisFailure = (cause: unknown) =>
   new RateLimiterUnavailable({ message: `Redis: ${cause instanceof Error ? cause.message : String(cause)}` });
 
-export const makeRedisRateLimiter = (redis: Redis, limits: Limits, prefix = "cds:rl"): RateLimiterShape => ({
-  consume: (subject, tier, spend) =>
-    Effect.flatMap(Clock.currentTimeMillis, (now) =>
-      Effect.tryPromise({
-        try: async () => {
-          const second = Math.floor(now / 1000);
-          const day = Math.floor(now / dayMs);
-          const [rate, graphql, daily, subs, oldest] = (await redis.eval(
-            spendScript,
-            4,
-            `${prefix}:${subject}:s:${second}`,
-            `${prefix}:${subject}:g:${second}`,
-            `${prefix}:${subject}:d:${day}`,
-            `${prefix}:${subject}:sub`,
-            spend === "graphql" ? "1" : "0",
-            limits.dailyRequests[tier] > 0 ? "1" : "0",
-            spend === "submission" ? "1" : "0",
-            String(now),
-            String(limits.submissionsPerHour[tier]),
-            `${now}:${crypto.randomUUID()}`,
-          )) as [number, number, number, number, number];
-          return decide(limits, tier, spend, {
-            rate,
-            graphql,
-            daily,
-            submissions: subs,
-            submissionResetMs: oldest > 0 ? oldest + hourMs - now : 0,
-            now,
-          });
-        },
-        catch: redisFailure,
-      })),
-  consumeSubmission: (subject, tier) =>
-    Effect.flatMap(Clock.currentTimeMillis, (now) =>
-      Effect.tryPromise({
-        try: async () => {
-          const [subs, oldest] = (await redis.eval(
-            submissionScript,
-            1,
-            `${prefix}:${subject}:sub`,
-            String(now),
-            String(limits.submissionsPerHour[tier]),
-            `${now}:${crypto.randomUUID()}`,
-          )) as [number, number];
-          return decideSubmission(limits, tier, subs, oldest > 0 ? oldest + hourMs - now : 0);
-        },
-        catch: redisFailure,
-      })),
-  use: (subject) =>
-    Effect.flatMap(Clock.currentTimeMillis, (now) =>
-      Effect.tryPromise({
-        try: async () => {
-          const [daily, subs] = await Promise.all([
-            redis.get(`${prefix}:${subject}:d:${Math.floor(now / dayMs)}`),
-            redis.zcount(`${prefix}:${subject}:sub`, `(${now - hourMs}`, "+inf"),
-          ]);
-          return { requestsToday: Number(daily ?? 0), submissionsLastHour: subs };
-        },
-        catch: redisFailure,
-      })),
-});
+export const makeRedisRateLimiter = (redis: Redis, limits: Limits, prefix = "cds:rl"): RateLimiterShape => {
+  // a grant's member in the sorted sets: unique across instances (several grants may share a millisecond)
+  const instance = crypto.randomUUID();
+  let sequence = 0;
+  return {
+    consume: (subject, tier, spend) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        Effect.tryPromise({
+          try: async () => {
+            const day = Math.floor(now / dayMs);
+            const [rate, rateOldest, graphql, graphqlOldest, daily, subs, subsOldest] = (await redis.eval(
+              spendScript,
+              4,
+              `${prefix}:${subject}:s`,
+              `${prefix}:${subject}:g`,
+              `${prefix}:${subject}:d:${day}`,
+              `${prefix}:${subject}:sub`,
+              String(now),
+              String(limits.ratePerSecond[tier]),
+              spend === "graphql" ? String(limits.graphqlPerSecond[tier]) : "-1",
+              String(limits.dailyRequests[tier]),
+              spend === "submission" ? String(limits.submissionsPerHour[tier]) : "-1",
+              `${now}:${instance}:${sequence++}`,
+            )) as [number, number, number, number, number, number, number];
+            return decide(limits, tier, spend, {
+              rate,
+              rateOldest,
+              graphql,
+              graphqlOldest,
+              daily,
+              submissions: subs,
+              submissionResetMs: subsOldest > 0 ? subsOldest + hourMs - now : 0,
+              now,
+            });
+          },
+          catch: redisFailure,
+        })),
+    consumeSubmission: (subject, tier) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        Effect.tryPromise({
+          try: async () => {
+            const [subs, oldest] = (await redis.eval(
+              submissionScript,
+              1,
+              `${prefix}:${subject}:sub`,
+              String(now),
+              String(limits.submissionsPerHour[tier]),
+              `${now}:${instance}:${sequence++}`,
+            )) as [number, number];
+            return decideSubmission(limits, tier, subs, oldest > 0 ? oldest + hourMs - now : 0);
+          },
+          catch: redisFailure,
+        })),
+    use: (subject) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        Effect.tryPromise({
+          try: async () => {
+            const [daily, subs] = await Promise.all([
+              redis.get(`${prefix}:${subject}:d:${Math.floor(now / dayMs)}`),
+              redis.zcount(`${prefix}:${subject}:sub`, `(${now - hourMs}`, "+inf"),
+            ]);
+            return { requestsToday: Number(daily ?? 0), submissionsLastHour: subs };
+          },
+          catch: redisFailure,
+        })),
+  };
+};
 
 /** A usage row's key, as much of it as names its budget (budget_subject.ts). */
 interface HolderRow {

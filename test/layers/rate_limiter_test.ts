@@ -72,6 +72,61 @@ const scenarios = (
   });
 
   Deno.test({
+    name: `${name}: never more than the rate in any one second, even across a second boundary`,
+    ignore,
+    fn: () =>
+      run((a, b) =>
+        Effect.gen(function* () {
+          // `start` is on a whole second: a burst 10 ms before the next one, another 10 ms after it
+          yield* TestClock.adjust("990 millis");
+          assert.ok((yield* spend(a, 5, "FREE", "request")).every((d) => d.allowed));
+          yield* TestClock.adjust("20 millis");
+          const after = yield* spend(b, 5, "FREE", "request");
+          assert.deepEqual(after.map((d) => d.allowed), [false, false, false, false, false]);
+          assert.deepEqual([after[0]!.exceeded, after[0]!.remaining], ["rate", 0]);
+          assert.equal(after[0]!.resetMs, 980, "a unit comes back when the burst is a second old");
+          yield* TestClock.adjust("979 millis");
+          assert.equal((yield* a.consume("1", "FREE", "request")).allowed, false, "1 ms early");
+          yield* TestClock.adjust("1 millis");
+          const back = yield* spend(b, 6, "FREE", "request");
+          assert.deepEqual(back.map((d) => d.allowed), [true, true, true, true, true, false]);
+          // the same for GraphQL's own rate
+          yield* TestClock.adjust("1500 millis");
+          assert.ok((yield* spend(a, 2, "FREE", "graphql")).every((d) => d.allowed));
+          yield* TestClock.adjust("600 millis");
+          assert.equal((yield* b.consume("1", "FREE", "graphql")).exceeded, "graphql");
+        })
+      ),
+  });
+
+  Deno.test({
+    name: `${name}: a refused request spends nothing: not the daily quota, not the rate, not submissions`,
+    ignore,
+    fn: () =>
+      run((a, b) =>
+        Effect.gen(function* () {
+          // a flood of 40 in one instant: 5 served by the rate, 35 refused
+          const flood = yield* spend(a, 40, "FREE", "request");
+          assert.equal(flood.filter((d) => d.allowed).length, 5);
+          assert.equal((yield* b.use("1")).requestsToday, 5, "only the served ones count against the day");
+          // the rest of the quota of 12 is still there, a second later
+          yield* TestClock.adjust("1 second");
+          assert.ok((yield* spend(b, 5, "FREE", "request")).every((d) => d.allowed));
+          yield* TestClock.adjust("1 second");
+          const last = yield* spend(a, 3, "FREE", "request");
+          assert.deepEqual(last.map((d) => [d.allowed, d.exceeded]), [[true, undefined], [true, undefined], [
+            false,
+            "daily",
+          ]]);
+          // a submission refused by the rate spends no submission either (another subject, with room today)
+          for (let i = 0; i < 5; i++) yield* b.consume("3", "FREE", "request");
+          assert.equal((yield* a.consume("3", "FREE", "submission")).exceeded, "rate");
+          assert.deepEqual(yield* b.use("3"), { requestsToday: 5, submissionsLastHour: 0 });
+        })
+      ),
+  });
+
+  Deno.test({
     name: `${name}: GraphQL has its own, lower rate`,
     ignore,
     fn: () =>
@@ -86,8 +141,9 @@ const scenarios = (
             ["graphql", 2, 0],
             ["graphql", 2, 0],
           ]);
+          // the refused GraphQL request spent nothing: two of the general 5 are spent, two left after this one
           const rest = yield* spend(l, 1, "FREE", "request");
-          assert.deepEqual([rest[0]!.budget, rest[0]!.limit, rest[0]!.remaining], ["rate", 5, 1]);
+          assert.deepEqual([rest[0]!.budget, rest[0]!.limit, rest[0]!.remaining], ["rate", 5, 2]);
         })
       ),
   });
@@ -189,8 +245,9 @@ const scenarios = (
           // another subject (a key's own budget) is untouched
           assert.equal((yield* l.consume("7", "FREE", "request")).remaining, 4);
           assert.equal((yield* l.consumeSubmission(account, "FREE")).allowed, true);
-          assert.deepEqual(yield* l.use(account), { requestsToday: 6, submissionsLastHour: 1 });
-          assert.deepEqual(yield* l.use(account), { requestsToday: 6, submissionsLastHour: 1 });
+          // the refused request is not counted
+          assert.deepEqual(yield* l.use(account), { requestsToday: 5, submissionsLastHour: 1 });
+          assert.deepEqual(yield* l.use(account), { requestsToday: 5, submissionsLastHour: 1 });
           assert.deepEqual(yield* l.use("8"), { requestsToday: 0, submissionsLastHour: 0 });
         })
       ),
