@@ -13,6 +13,7 @@
 import { Clock, Context, Data, Effect, Layer, Option, Schedule } from "effect";
 import { looksLikeApiKey } from "@src/domain/api_key.ts";
 import type { KeyFamily } from "@src/domain/accounts.ts";
+import { type UsageFamilySpec, usageFamilyTable } from "@src/domain/families.ts";
 import type { DatabaseUnavailable } from "@src/domain/errors.ts";
 import { permissionRefusal } from "@src/domain/key_policy.ts";
 import type { Network } from "@schemas/network.ts";
@@ -93,21 +94,10 @@ export const insufficientCredits = "Insufficient credits";
 
 export const keyRequired = "API key required";
 
-/**
- * The key families a request needs: the Ogmios-compatible endpoint is `jsonrpc`, and a submission on it also
- * `submission`; the key's own info (`account`) needs none.
- */
-export const keyFamiliesOf = (family: Family, spend: Spend): ReadonlyArray<KeyFamily> =>
-  family === "ogmios" && spend === "submission" ? submissionFamilies : familiesOf[family];
-
-// built once: this runs on every request
-const submissionFamilies: ReadonlyArray<KeyFamily> = ["jsonrpc", "submission"];
-const familiesOf: Readonly<Record<Family, ReadonlyArray<KeyFamily>>> = {
-  rest: ["rest"],
-  explorer: ["explorer"],
-  graphql: ["graphql"],
-  ogmios: ["jsonrpc"],
-  account: [],
+/** The key families a request needs (src/domain/families.ts): a submission may need more than a read. */
+export const keyFamiliesOf = (family: Family, spend: Spend): ReadonlyArray<KeyFamily> => {
+  const spec: UsageFamilySpec = usageFamilyTable[family];
+  return spend === "submission" && spec.submissionNeeds !== undefined ? spec.submissionNeeds : spec.needs;
 };
 
 const refusal = (d: LimitDecision, tier: string): string =>
@@ -286,7 +276,7 @@ export const AccessLive: Layer.Layer<Access, never, KeyStore | RateLimiter | Usa
 
     const spendSubmission: AccessShape["spendSubmission"] = ({ key, at }, network) =>
       Effect.gen(function* () {
-        const lacks = permissionRefusal(key.permissions, network, submissionFamilies);
+        const lacks = permissionRefusal(key.permissions, network, keyFamiliesOf("ogmios", "submission"));
         if (lacks !== undefined) return yield* counted(new AccessDenied({ status: 403, message: lacks }));
         const limit = yield* orUnlimited(limiter.consumeSubmission(key.budget, key.tier));
         const now = yield* Clock.currentTimeMillis;

@@ -14,7 +14,9 @@ import { Context, Effect, Layer, Schedule } from "effect";
 import { DatabaseUnavailable } from "@src/domain/errors.ts";
 import { ServiceDatabase } from "./service_db.ts";
 
-export type Family = "rest" | "explorer" | "graphql" | "ogmios" | "account";
+import type { Family } from "@src/domain/families.ts";
+
+export type { Family };
 
 export interface UsageShape {
   /** Counts one request at `now` (milliseconds): a map increment, nothing else. */

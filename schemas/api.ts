@@ -1,7 +1,7 @@
 /**
  * The HTTP contract: every endpoint with its parameters, bodies, answers and errors. The REST and explorer
  * endpoints are served from these declarations (src/rest/endpoint.ts); the service's own, GraphQL and JSON-RPC
- * endpoints name their routes here (src/server/routes.ts). /openapi.json is derived from them (src/rest/
+ * endpoints name their routes here (src/server/routes.ts and each adapter's routes.ts). /openapi.json is derived from them (src/rest/
  * openapi.ts), so the document and the behaviour cannot drift apart.
  */
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform";

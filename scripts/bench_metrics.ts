@@ -6,10 +6,11 @@
  *   deno run -A scripts/bench_metrics.ts
  */
 import { makeMetricsRegistry } from "@layers/metrics.ts";
+import { usageFamilies } from "@src/domain/families.ts";
 import { makeRequestMetrics } from "@src/server/metrics_http.ts";
 
 const n = Number(Deno.env.get("BENCH_ITERATIONS") ?? "1000000");
-const families = ["rest", "explorer", "graphql", "ogmios", "account", "public", "none"];
+const families = [...usageFamilies, "public", "none"];
 const statuses = [200, 200, 200, 200, 404, 401, 429, 200];
 const requests = Array.from(
   { length: 1024 },

@@ -35,7 +35,7 @@ export const layers: ReadonlyArray<LayoutLayer> = [
   {
     paths: ["src/domain/"],
     name: "the domain",
-    holds: "domain errors and values: ids, ratios, eras, protocol parameters, rewards",
+    holds: "domain errors and values: ids, ratios, eras, protocol parameters, rewards, endpoint families",
   },
   {
     paths: ["src/dbsync/"],
@@ -70,17 +70,19 @@ export const layers: ReadonlyArray<LayoutLayer> = [
   {
     paths: ["src/http/"],
     name: "shared HTTP helpers",
-    holds: "what the protocol adapters share of HTTP",
+    holds: "what the protocol adapters share of HTTP: the route type, bodies, compression, pages",
   },
   {
     paths: ["src/rest/", "src/graphql/", "src/jsonrpc/", "src/dashboard/"],
     name: "protocol adapters",
-    holds: "REST and explorer, GraphQL, Ogmios JSON-RPC, the key dashboard; never each other",
+    holds:
+      "REST and explorer, GraphQL, Ogmios JSON-RPC, the key dashboard, each with its routes; never each other",
   },
   {
     paths: ["src/server/"],
     name: "the server",
-    holds: "the handler: every route, access (key, limits, usage), the HTTP edge",
+    holds:
+      "the handler: the route list (its own and the adapters'), access (key, limits, usage), the HTTP edge",
   },
   {
     paths: ["src/main.ts"],

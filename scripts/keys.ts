@@ -4,7 +4,7 @@
  * when it runs (changes apply within a second) and directly when it does not.
  *
  *   create --tier free|paid --name NAME [--expires ISO-8601] [--account NAME]   prints the key on its last line
- *          [--networks mainnet,preprod] [--families rest,explorer,graphql,jsonrpc,submission] [--override-plan]
+ *          [--networks mainnet,preprod] [--families rest,explorer,...] [--override-plan]   (src/domain/families.ts)
  *   list | revoke ID | deactivate ID | activate ID | rename ID NAME | rotate ID | usage [ID]
  *
  * `usage` also prints each signed-up account's shared FREE budget (its FREE keys spend one: budget_subject.ts).
@@ -22,14 +22,14 @@ import type { SqlClient } from "@effect/sql/SqlClient";
 import { Effect, Either, Option } from "effect";
 import { makeAccountStore } from "@layers/account_store.ts";
 import { checkKeyName, checkPermissions, mayCreate } from "@src/domain/key_policy.ts";
-import { allPermissions } from "@src/domain/accounts.ts";
+import { allNetworks, allPermissions, keyFamilies } from "@src/domain/accounts.ts";
 import { type KeyRecord, type KeyStatus, makeKeyStore } from "@layers/key_store.ts";
 import type { AppConfigShape, Limits } from "@layers/config.ts";
 import { fail, runServiceDbCli } from "./service_db_cli.ts";
 
 const usage = `usage: npm run keys -- <command> [--init] [--wait SECONDS]
   create --tier free|paid --name NAME [--expires ISO-8601] [--account NAME]
-         [--networks mainnet,preprod] [--families rest,explorer,graphql,jsonrpc,submission] [--override-plan]
+         [--networks ${allNetworks.join(",")}] [--families ${keyFamilies.join(",")}] [--override-plan]
   list
   revoke ID | deactivate ID | activate ID
   rename ID NEW-NAME

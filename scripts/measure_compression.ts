@@ -3,7 +3,7 @@
  * and Swagger bundles, a 1.7 MB JSON answer) with the service's own code, reading the result as a socket would,
  * while a 1 ms timer records the longest gap. `npm run measure:compression`.
  */
-import { type Encoding, negotiateEncoding } from "@src/server/compression.ts";
+import { type Encoding, negotiateEncoding } from "@src/http/compression.ts";
 
 const file = (path: string) => Deno.readFile(new URL(`../node_modules/${path}`, import.meta.url));
 const json = new TextEncoder().encode(JSON.stringify(

@@ -18,7 +18,7 @@ import { memoryReport } from "@layers/embedded_memory.ts";
 import { makePrivateTree, restrictUmask } from "@layers/private_files.ts";
 import { buildSchema } from "./graphql/build_schema.ts";
 import { type Handler, makeHandler } from "./server/router.ts";
-import { closeWebSockets } from "./server/ogmios_ws.ts";
+import { closeWebSockets } from "./jsonrpc/ws_transport.ts";
 import { startingHandler } from "./server/starting.ts";
 
 /** How long a draining shutdown waits for in-flight requests. */

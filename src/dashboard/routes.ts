@@ -3,7 +3,7 @@
  * reset, e-mail confirmation), the session's pages under /dashboard, and the two static assets. A page needing
  * a session without one redirects to /login; every state-changing form is read strictly (form_body.ts) and
  * must carry its CSRF token from one of our pages (csrf.ts); every failure leaves through `failures.ts`.
- * src/server/routes.ts mounts these as public routes (they need a session, not an API key).
+ * mount.ts makes them the service's routes, public (they need a session, not an API key).
  */
 import { Effect, Option } from "effect";
 import type { DashboardAccounts, NewSession, SessionInfo } from "./account_service.ts";

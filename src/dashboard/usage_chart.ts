@@ -3,6 +3,7 @@
  * library), with a legend and the same figures as a table for screen readers and for reading exact numbers.
  * Two drawings of the same data: a wide one, and a compact one with larger type for phones (CSS shows one).
  */
+import { type Family, otherFamilyColour, usageFamilies, usageFamilyTable } from "@src/domain/families.ts";
 import { type Html, html } from "./html.ts";
 
 export interface UsagePoint {
@@ -12,28 +13,11 @@ export interface UsagePoint {
   readonly requests: number;
 }
 
-/** Family order and names for people; an unknown family is drawn after these as itself. */
-const families: ReadonlyArray<readonly [string, string]> = [
-  ["rest", "REST"],
-  ["explorer", "Explorer"],
-  ["graphql", "GraphQL"],
-  ["jsonrpc", "JSON-RPC"],
-  ["ogmios", "JSON-RPC"],
-  ["submission", "Submissions"],
-  ["account", "Key info"],
-];
-const colors: Readonly<Record<string, string>> = {
-  rest: "#1f77b4",
-  explorer: "#ff7f0e",
-  graphql: "#2ca02c",
-  jsonrpc: "#9467bd",
-  ogmios: "#9467bd",
-  submission: "#d62728",
-  account: "#8c8c8c",
-};
-export const familyLabel = (f: string): string => families.find(([k]) => k === f)?.[1] ?? f;
-const colorOf = (f: string) => colors[f] ?? "#17becf";
-const swatchClass = (f: string) => (f in colors ? `fam-${f}` : "fam-other");
+/** Family order, names and colours (src/domain/families.ts); an unknown family is drawn after these as itself. */
+const known = (f: string): f is Family => Object.hasOwn(usageFamilyTable, f);
+export const familyLabel = (f: string): string => known(f) ? usageFamilyTable[f].chartLabel : f;
+const colorOf = (f: string) => known(f) ? usageFamilyTable[f].chartColour : otherFamilyColour;
+const swatchClass = (f: string) => (known(f) ? `fam-${f}` : "fam-other");
 
 /** The last `n` UTC days ending with `today`, oldest first. */
 export const lastDays = (today: Date, n = 30): ReadonlyArray<string> => {
@@ -145,8 +129,8 @@ export const usageChart = (
   const count = (day: string, family: string) => counts.get(`${day}|${family}`) ?? 0;
   const present = new Set(points.filter((p) => p.requests > 0 && days.includes(p.day)).map((p) => p.family));
   const order = [
-    ...families.map(([k]) => k).filter((k) => present.has(k)),
-    ...[...present].filter((f) => !families.some(([k]) => k === f)).sort(),
+    ...usageFamilies.filter((k) => present.has(k)),
+    ...[...present].filter((f) => !known(f)).sort(),
   ];
   const totals = days.map((d) => order.reduce((s, f) => s + count(d, f), 0));
   const total = totals.reduce((a, b) => a + b, 0);

@@ -2,6 +2,7 @@
  * What the pages show, in the pages' own terms: the handlers turn the account programs' answers into these, so
  * rendering stays pure and the pages can be read (and tested) without a database.
  */
+import { keyFamilies, permissionFamilyTable } from "@src/domain/families.ts";
 import type { UsagePoint } from "./usage_chart.ts";
 
 export type Tier = "FREE" | "PAID";
@@ -43,12 +44,10 @@ export interface AccountView {
 }
 
 export const allNetworks = ["mainnet", "preprod"] as const;
-export const allFamilies = ["rest", "explorer", "graphql", "jsonrpc", "submission"] as const;
+/** The permission families, in the order the new-key form offers them (src/domain/families.ts). */
+export const allFamilies = keyFamilies;
 
-export const familyNames: Readonly<Record<string, string>> = {
-  rest: "REST",
-  explorer: "Explorer",
-  graphql: "GraphQL",
-  jsonrpc: "JSON-RPC",
-  submission: "Submissions",
-};
+/** How the dashboard names a permission family. */
+export const familyNames: Readonly<Record<string, string>> = Object.fromEntries(
+  keyFamilies.map((f) => [f, permissionFamilyTable[f].title]),
+);

@@ -5,26 +5,18 @@
 import { Either } from "effect";
 import type { Network } from "@schemas/network.ts";
 import { InvalidEmail, WeakPassword } from "./account_errors.ts";
+import { keyFamilies, type KeyFamily, permissionFamilyTable } from "./families.ts";
 
 /** Set by the operator (`npm run accounts -- plan`); sign-ups start FREE. */
 export type Plan = "FREE" | "PAID";
 export const plans: ReadonlyArray<Plan> = ["FREE", "PAID"];
 
-/**
- * What a key may be used for. `jsonrpc` is the Ogmios-compatible endpoint (HTTP and WebSocket) and
- * `submission` is `submitTransaction` on it, which needs both.
- */
-export type KeyFamily = "rest" | "explorer" | "graphql" | "jsonrpc" | "submission";
-export const keyFamilies: ReadonlyArray<KeyFamily> = ["rest", "explorer", "graphql", "jsonrpc", "submission"];
+export { keyFamilies, type KeyFamily };
 
-/** How people read a family in messages and pages. */
-export const familyLabel: Readonly<Record<KeyFamily, string>> = {
-  rest: "REST",
-  explorer: "explorer",
-  graphql: "GraphQL",
-  jsonrpc: "JSON-RPC",
-  submission: "transaction submission",
-};
+/** How people read a family in messages. */
+export const familyLabel: Readonly<Record<KeyFamily, string>> = Object.fromEntries(
+  keyFamilies.map((f) => [f, permissionFamilyTable[f].label]),
+) as Record<KeyFamily, string>;
 
 export interface KeyPermissions {
   readonly networks: ReadonlyArray<Network>;

@@ -1,6 +1,6 @@
 /**
  * What a route is: a method and path, who may call it, and what runs. The server's route table (routes.ts) and
- * the adapters that build routes (rest/endpoint.ts) share these types from here, so neither imports the other
+ * the adapters that build routes (each adapter's routes.ts) share these types from here, so neither imports the other
  * upwards.
  */
 import type { Effect, Either } from "effect";

@@ -5,7 +5,7 @@
  * OPTIONS without an allowed origin answers 204 with `Allow` (the path's methods) and no CORS headers.
  */
 import type { CorsOrigins } from "@layers/config.ts";
-import { addVary } from "./compression.ts";
+import { addVary } from "@src/http/compression.ts";
 
 const allowedHeaders = "apikey, authorization, content-type, x-request-id, if-none-match";
 const exposedHeaders =

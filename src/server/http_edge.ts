@@ -7,7 +7,7 @@
 import type { CorsOrigins } from "@layers/config.ts";
 import { InternalFailure } from "@src/rest/edge_failures.ts";
 import { toResponse } from "@src/rest/failures.ts";
-import { negotiateEncoding } from "./compression.ts";
+import { negotiateEncoding } from "@src/http/compression.ts";
 import { withCors } from "./cors.ts";
 import { requestIdHeader, requestIdOf } from "./request_id.ts";
 import { withSecurityHeaders } from "./security_headers.ts";

@@ -1,27 +1,9 @@
 /**
  * Headers that keep browsers from misusing our answers: no MIME sniffing anywhere, no framing (clickjacking),
  * no referrer leaking a page's `?apikey=` elsewhere, and a Content-Security-Policy on every answer: HTML pages
- * bring their own (see `html_page.ts`), everything else gets one that allows nothing.
+ * bring their own (see src/http/html_page.ts), everything else gets one that allows nothing.
  */
 const noContent = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
-
-/**
- * A page's policy: scripts only from this origin or inline ones whose hashes are listed; styles may be inline
- * (GraphiQL and Swagger UI set style attributes at run time); images and fonts from here or `data:` URLs.
- */
-export const pagePolicy = (scriptHashes: ReadonlyArray<string>): string =>
-  [
-    "default-src 'self'",
-    `script-src 'self'${scriptHashes.map((h) => ` '${h}'`).join("")}`,
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
-    "font-src 'self' data:",
-    "connect-src 'self'",
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-  ].join("; ");
 
 export const withSecurityHeaders = (headers: Headers) => {
   headers.set("x-content-type-options", "nosniff");

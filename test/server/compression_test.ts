@@ -1,6 +1,6 @@
 /** Accept-Encoding negotiation and the cases compression must leave alone. */
 import assert from "node:assert/strict";
-import { minimumBytes, negotiate, negotiateEncoding } from "@src/server/compression.ts";
+import { minimumBytes, negotiate, negotiateEncoding } from "@src/http/compression.ts";
 
 Deno.test("Accept-Encoding: q-values, *, identity and ties", () => {
   const cases: Array<[string | null, string | undefined]> = [

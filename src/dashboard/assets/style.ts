@@ -3,6 +3,14 @@
  * inline styles). It follows the landing page's look: system font, dark grey on white, light code boxes. Narrow
  * screens stack table rows into labelled cards, so nothing scrolls sideways at 375 px.
  */
+import { otherFamilyColour, usageFamilies, usageFamilyTable } from "@src/domain/families.ts";
+
+// the usage chart's legend colours, one rule per usage family
+const familySwatches = [
+  ...usageFamilies.map((f) => `.fam-${f} { background: ${usageFamilyTable[f].chartColour}; }`),
+  `.fam-other { background: ${otherFamilyColour}; }`,
+].join("\n");
+
 export const dashboardCss = `
 *, *::before, *::after { box-sizing: border-box; }
 html { -webkit-text-size-adjust: 100%; }
@@ -81,9 +89,7 @@ figure.chart figcaption { font-weight: 600; margin-bottom: .3em; }
 .legend { display: flex; flex-wrap: wrap; gap: .3em 1.2em; list-style: none; padding: 0; margin: .5em 0; font-size: .92em; }
 .legend li { display: inline-flex; align-items: center; gap: .4em; }
 .swatch { width: .9em; height: .9em; border-radius: 2px; display: inline-block; }
-.fam-rest { background: #1f77b4; } .fam-explorer { background: #ff7f0e; } .fam-graphql { background: #2ca02c; }
-.fam-ogmios, .fam-jsonrpc { background: #9467bd; } .fam-submission { background: #d62728; } .fam-account { background: #8c8c8c; }
-.fam-other { background: #17becf; }
+${familySwatches}
 details { margin: .6em 0; }
 section.manage { border: 1px solid #e3e3e3; border-radius: 6px; padding: .2em 1em .8em; margin: .8em 0; }
 section.manage h3 { margin: .6em 0 .2em; font-size: 1.05em; }

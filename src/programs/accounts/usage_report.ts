@@ -9,10 +9,8 @@ import { Effect } from "effect";
 import { AccountStore } from "@layers/account_store.ts";
 import { AppConfig } from "@layers/config.ts";
 import { sharesAccountBudget } from "@src/domain/budget_subject.ts";
+import { usageFamilies } from "@src/domain/families.ts";
 import { ownKey } from "./own_key.ts";
-
-/** The usage families as recorded (layers/usage.ts): `ogmios` is the JSON-RPC endpoint, `account` /v1/key. */
-export const usageFamilies = ["rest", "explorer", "graphql", "ogmios", "account"] as const;
 
 export interface UsageDay {
   readonly day: string;

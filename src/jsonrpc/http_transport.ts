@@ -9,15 +9,15 @@
  */
 import { Effect } from "effect";
 import type { AccessShape, Grant } from "@layers/access.ts";
-import type { MethodServices } from "@src/jsonrpc/method.ts";
+import type { MethodServices } from "./method.ts";
 import type { Network } from "@schemas/network.ts";
-import { makeChainSync } from "@src/jsonrpc/chain_sync.ts";
-import { run } from "@src/jsonrpc/dispatch.ts";
-import { encodeReply, isRefused, parseFrame } from "@src/jsonrpc/frame.ts";
-import { errorReply } from "@src/jsonrpc/failures.ts";
-import { AccessRefused, BodyTooLarge, InvalidRequest, RateLimited } from "@src/jsonrpc/protocol_errors.ts";
+import { makeChainSync } from "./chain_sync.ts";
+import { run } from "./dispatch.ts";
+import { encodeReply, isRefused, parseFrame } from "./frame.ts";
+import { errorReply } from "./failures.ts";
+import { BodyTooLarge, InvalidRequest } from "./protocol_errors.ts";
+import { refusalFailure, refusalHeaders } from "./refusal.ts";
 import { readBody, tooLargeMessage } from "@src/http/request_body.ts";
-import { rateLimitHeaders, retryAfterSeconds } from "@src/http/rate_limit_headers.ts";
 
 /** Completes when the client disconnects before its answer (the request's signal aborts). */
 const clientGone = (signal: AbortSignal) =>
@@ -58,18 +58,12 @@ export const ogmiosHttp = (
         Effect.catchTag("AccessDenied", (d) => Effect.succeed(d)),
       );
       if (denied) {
-        const failure = denied.limit
-          ? new RateLimited({
-            retryAfterMs: denied.limit.resetMs,
-            remaining: denied.limit.remaining,
-            reason: denied.message,
-          })
-          : new AccessRefused({ status: denied.status, message: denied.message });
-        // a spent submission budget is described by that budget, not by the request's rate the router granted
-        const limitHeaders: Record<string, string> = denied.limit
-          ? { ...rateLimitHeaders(denied.limit), "retry-after": retryAfterSeconds(denied.limit.resetMs) }
-          : {};
-        return reply(encodeReply(errorReply(parsed.method, parsed.id, failure)), denied.status, limitHeaders);
+        const failure = refusalFailure(denied);
+        return reply(
+          encodeReply(errorReply(parsed.method, parsed.id, failure)),
+          denied.status,
+          refusalHeaders(denied),
+        );
       }
     }
     const program = run(network, parsed, makeChainSync(network));

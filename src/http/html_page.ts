@@ -3,7 +3,24 @@
  * the policy needs no `'unsafe-inline'` and an injected script would not run.
  */
 import { createHash } from "node:crypto";
-import { pagePolicy } from "./security_headers.ts";
+
+/**
+ * A page's policy: scripts only from this origin or inline ones whose hashes are listed; styles may be inline
+ * (GraphiQL and Swagger UI set style attributes at run time); images and fonts from here or `data:` URLs.
+ */
+export const pagePolicy = (scriptHashes: ReadonlyArray<string>): string =>
+  [
+    "default-src 'self'",
+    `script-src 'self'${scriptHashes.map((h) => ` '${h}'`).join("")}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
 
 const inlineScript = /<script>([\s\S]*?)<\/script>/g;
 const policies = new Map<string, string>();

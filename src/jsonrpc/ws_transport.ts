@@ -13,8 +13,8 @@
 import { Deferred, Effect, Exit, FiberId } from "effect";
 import { AccessDenied, type AccessShape, type Grant } from "@layers/access.ts";
 import type { Network } from "@schemas/network.ts";
-import { makeChainSync } from "@src/jsonrpc/chain_sync.ts";
-import { type Lane, laneOf, run as runRequest } from "@src/jsonrpc/dispatch.ts";
+import { makeChainSync } from "./chain_sync.ts";
+import { type Lane, laneOf, run as runRequest } from "./dispatch.ts";
 import {
   encodeReply,
   idOptionalOnWebSocket,
@@ -23,10 +23,11 @@ import {
   type Refused,
   type Reply,
   type Request as RpcRequest,
-} from "@src/jsonrpc/frame.ts";
-import { errorReply } from "@src/jsonrpc/failures.ts";
-import { AccessRefused, InvalidRequest, RateLimited } from "@src/jsonrpc/protocol_errors.ts";
-import type { MethodServices } from "@src/jsonrpc/method.ts";
+} from "./frame.ts";
+import { errorReply } from "./failures.ts";
+import { InvalidRequest } from "./protocol_errors.ts";
+import { refusalFailure } from "./refusal.ts";
+import type { MethodServices } from "./method.ts";
 
 export interface WebSocketContext {
   readonly request: Request;
@@ -122,18 +123,9 @@ export const ogmiosWebSocket = (ctx: WebSocketContext): Response => {
         ),
       );
     if (decision instanceof AccessDenied) {
-      if (decision.status === 429 && decision.limit) {
-        return send(errorReply(
-          method,
-          id,
-          new RateLimited({
-            retryAfterMs: decision.limit.resetMs,
-            remaining: decision.limit.remaining,
-            ...(decision.limit.exceeded === "submissions" ? { reason: decision.message } : {}),
-          }),
-        ));
-      }
-      send(errorReply(method, id, new AccessRefused({ status: decision.status, message: decision.message })));
+      const failure = refusalFailure(decision);
+      send(errorReply(method, id, failure));
+      if (failure._tag === "RateLimited") return; // the connection stays open
       return socket.close(closeRevoked, decision.message);
     }
     if (decision) key = decision.key;
