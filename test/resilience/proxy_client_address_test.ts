@@ -161,8 +161,8 @@ Deno.test({
           },
         );
         // one attempt per client: none is past its allowance (no 429), and nothing fails with a 500. A 503
-        // ("try again shortly") is the service database refusing under the hashing load, not a throttle: it
-        // goes once concurrent password hashes are bounded (a separate change)
+        // ("try again shortly") is the bounded password-hash queue being full (layers/bounded_gate.ts), not a
+        // throttle: the flood is held to a few hashes at a time whatever the number of addresses
         assert.deepEqual(Object.keys(counts).filter((status) => status !== "401" && status !== "503"), []);
         assert.ok((counts[401] ?? 0) > 0);
         // ...and a client the flood did not name still logs in
