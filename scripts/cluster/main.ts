@@ -11,6 +11,7 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { giveToPostgres, type Server, startPrimary, startReplica } from "./postgres.ts";
 import { type Child, onStop, spawn, stopAll } from "./processes.ts";
+import { redisServerArgs } from "./redis.ts";
 import { haproxyConfig, instanceEnv, instanceNames, proxyEnv, serviceArgs } from "./topology.ts";
 
 const { values } = parseArgs({
@@ -129,16 +130,7 @@ try {
   const redis = spawn(
     "redis",
     "redis-server",
-    [
-      "--port",
-      String(redisPort),
-      "--bind",
-      "127.0.0.1",
-      "--save",
-      "",
-      "--appendonly",
-      "no",
-    ],
+    redisServerArgs(redisPort),
     {},
     `${dir}/redis.log`,
   );

@@ -58,11 +58,11 @@ const server = async (dir: string, name: string, port: number): Promise<Server> 
   };
 };
 
-/** initdb (trust authentication; its pg_hba.conf allows local replication) and start. */
-export const startPrimary = async (dir: string, port: number): Promise<Server> => {
-  await runAsPostgres(`${postgresBin}/initdb`, [
+/** A new cluster in `dataDir`: superuser postgres, trust authentication, UTF-8, not synced to disk. */
+export const initdb = (dataDir: string) =>
+  runAsPostgres(`${postgresBin}/initdb`, [
     "-D",
-    `${dir}/primary`,
+    dataDir,
     "-U",
     "postgres",
     "--auth=trust",
@@ -70,6 +70,10 @@ export const startPrimary = async (dir: string, port: number): Promise<Server> =
     "UTF8",
     "--no-sync",
   ]);
+
+/** initdb (trust authentication; its pg_hba.conf allows local replication) and start. */
+export const startPrimary = async (dir: string, port: number): Promise<Server> => {
+  await initdb(`${dir}/primary`);
   return await server(dir, "primary", port);
 };
 

@@ -2,6 +2,7 @@
  * What the harness started, so it can stop exactly that: child processes by their pid (SIGTERM, then SIGKILL
  * after a grace period), and other clean-ups (PostgreSQL servers, the temp dir) in reverse order of start.
  */
+import { eachLine } from "../lines.ts";
 export interface Child {
   readonly name: string;
   readonly pid: number;
@@ -38,20 +39,12 @@ export const spawn = (
   const lines: Array<string> = [];
   const log = Deno.openSync(logFile, { create: true, append: true });
   const encoder = new TextEncoder();
-  const pump = async (stream: ReadableStream<Uint8Array>) => {
-    let buffer = "";
-    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
-      buffer += chunk;
-      let nl: number;
-      while ((nl = buffer.indexOf("\n")) >= 0) {
-        const line = buffer.slice(0, nl);
-        buffer = buffer.slice(nl + 1);
-        lines.push(line);
-        if (lines.length > 2000) lines.splice(0, 1000);
-        log.writeSync(encoder.encode(line + "\n"));
-      }
-    }
-  };
+  const pump = (stream: ReadableStream<Uint8Array>) =>
+    eachLine(stream, (line) => {
+      lines.push(line);
+      if (lines.length > 2000) lines.splice(0, 1000);
+      log.writeSync(encoder.encode(line + "\n"));
+    });
   const pumps = Promise.all([pump(process.stdout), pump(process.stderr)]);
   let done = false;
   const exited = process.status.then(async (s) => {

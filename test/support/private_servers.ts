@@ -3,7 +3,8 @@
  * chosen by the OS, never the shared servers other work relies on. PostgreSQL runs as the `postgres` user when
  * the tests run as root (it refuses to run as root).
  */
-import { postgresBin, runAsPostgres as run } from "../../scripts/cluster/postgres.ts";
+import { initdb, postgresBin, runAsPostgres as run } from "../../scripts/cluster/postgres.ts";
+import { redisServerArgs } from "../../scripts/cluster/redis.ts";
 
 export { postgresBin };
 
@@ -51,16 +52,7 @@ export const createPrivatePostgres = async (): Promise<PrivatePostgres> => {
   const data = `${dir}/data`;
   const port = freePort();
   let running = false;
-  await run(`${postgresBin}/initdb`, [
-    "-D",
-    data,
-    "-U",
-    "postgres",
-    "--auth=trust",
-    "-E",
-    "UTF8",
-    "--no-sync",
-  ]);
+  await initdb(data);
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
   const stop = async (mode: "fast" | "immediate" = "fast") => {
     if (!running) return;
@@ -96,18 +88,7 @@ export const createPrivateRedis = (): PrivateRedis => {
     url: `redis://127.0.0.1:${port}`,
     start: async () => {
       child = new Deno.Command("redis-server", {
-        args: [
-          "--port",
-          String(port),
-          "--bind",
-          "127.0.0.1",
-          "--save",
-          "",
-          "--appendonly",
-          "no",
-          "--daemonize",
-          "no",
-        ],
+        args: redisServerArgs(port),
         stdout: "null",
         stderr: "null",
       }).spawn();

@@ -4,6 +4,7 @@
  * listening, exit) for tests of start-up and shutdown.
  */
 import { cleanEnv } from "./clean_env.ts";
+import { eachLine } from "../../scripts/lines.ts";
 
 export interface RunningService {
   readonly base: string;
@@ -58,22 +59,14 @@ export const spawnService = (
   };
   const open = deferred();
   const listening = deferred();
-  const pump = async (stream: ReadableStream<Uint8Array>) => {
-    let buffer = "";
-    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
-      buffer += chunk;
-      let nl: number;
-      while ((nl = buffer.indexOf("\n")) >= 0) {
-        const line = buffer.slice(0, nl);
-        buffer = buffer.slice(nl + 1);
-        lines.push(line);
-        const o = line.match(/port open on (http:\/\/\S+?):? /);
-        if (o) open.resolve(o[1]!);
-        const m = line.match(/listening on (http:\/\/\S+?)"/);
-        if (m) listening.resolve(m[1]!);
-      }
-    }
-  };
+  const pump = (stream: ReadableStream<Uint8Array>) =>
+    eachLine(stream, (line) => {
+      lines.push(line);
+      const o = line.match(/port open on (http:\/\/\S+?):? /);
+      if (o) open.resolve(o[1]!);
+      const m = line.match(/listening on (http:\/\/\S+?)"/);
+      if (m) listening.resolve(m[1]!);
+    });
   const pumps = Promise.all([pump(child.stdout), pump(child.stderr)]);
   const exited = child.status.then(async (s) => {
     await pumps;
