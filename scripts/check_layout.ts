@@ -73,10 +73,10 @@ export const layers: ReadonlyArray<LayoutLayer> = [
     holds: "what the protocol adapters share of HTTP: the route type, bodies, compression, pages",
   },
   {
-    paths: ["src/rest/", "src/graphql/", "src/jsonrpc/", "src/dashboard/"],
+    paths: ["src/rest/", "src/graphql/", "src/jsonrpc/", "src/blockfrost/", "src/dashboard/"],
     name: "protocol adapters",
     holds:
-      "REST and explorer, GraphQL, Ogmios JSON-RPC, the key dashboard, each with its routes; never each other",
+      "REST and explorer, GraphQL, Ogmios JSON-RPC, Blockfrost-compatible, the key dashboard, each with its routes; never each other",
   },
   {
     paths: ["src/server/"],

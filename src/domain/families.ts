@@ -7,13 +7,15 @@
 
 /**
  * What a key may be used for, in the order forms and messages list them. `jsonrpc` is the Ogmios-compatible
- * endpoint (HTTP and WebSocket) and `submission` is `submitTransaction` on it, which needs both.
+ * endpoint (HTTP and WebSocket), `blockfrost` the Blockfrost-compatible API (src/blockfrost/), and `submission`
+ * is submitting a transaction through either (`submitTransaction`, `POST /tx/submit`), which needs both.
  */
 export const permissionFamilyTable = {
   rest: { label: "REST", title: "REST" },
   explorer: { label: "explorer", title: "Explorer" },
   graphql: { label: "GraphQL", title: "GraphQL" },
   jsonrpc: { label: "JSON-RPC", title: "JSON-RPC" },
+  blockfrost: { label: "Blockfrost-compatible", title: "Blockfrost" },
   submission: { label: "transaction submission", title: "Submissions" },
 } as const satisfies Record<string, { readonly label: string; readonly title: string }>;
 
@@ -46,6 +48,12 @@ export const usageFamilyTable = {
     submissionNeeds: ["jsonrpc", "submission"],
     chartLabel: "JSON-RPC",
     chartColour: "#9467bd",
+  },
+  blockfrost: {
+    needs: ["blockfrost"],
+    submissionNeeds: ["blockfrost", "submission"],
+    chartLabel: "Blockfrost",
+    chartColour: "#d62728",
   },
   account: { needs: [], chartLabel: "Key info", chartColour: "#8c8c8c" },
 } as const satisfies Record<string, UsageFamilySpec>;

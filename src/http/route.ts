@@ -97,6 +97,19 @@ interface RouteShape {
    * route's own protocol; REST's `{error: {code, message}}` when absent.
    */
   readonly refuse?: (refusal: Refusal) => Response;
+  /** The route also answers under `/key/{key}`, the key given in the path (clients that take only a base URL). */
+  readonly keyInPath?: boolean;
+}
+
+/**
+ * How a dialect answers the front door's own failures on the paths it owns (its `prefixes`): no route, a method
+ * the path does not take, a defect. Paths no dialect claims get the service's envelope (REST's).
+ */
+export interface DialectEdge {
+  readonly prefixes: ReadonlyArray<string>;
+  readonly notFound: (method: string, path: string) => Response;
+  readonly methodNotAllowed: (method: string, path: string, allow: ReadonlyArray<string>) => Response;
+  readonly internal: (requestId: string) => Response;
 }
 
 /**

@@ -5,60 +5,15 @@
  * encoded with the endpoint's success Schema. The same declarations produce /openapi.json, so the document cannot drift.
  */
 import type { HttpApiEndpoint } from "@effect/platform";
-import { Effect, Either, Option, ParseResult, Schema } from "effect";
-import { InvalidParameter } from "@src/domain/errors.ts";
-import { stringify } from "@src/domain/json.ts";
-import { jsonText } from "@src/http/json.ts";
+import { Effect, Either, Option, Schema } from "effect";
+import type { InvalidParameter } from "@src/domain/errors.ts";
+import { conditionalJson } from "@src/http/conditional_json.ts";
+import { decodeParameters } from "@src/http/decode_parameters.ts";
 import type { AppServices, Route, RouteContext } from "@src/http/route.ts";
 import type { Family } from "@layers/usage.ts";
 import type { Spend } from "@layers/rate_limiter.ts";
 import type { Network } from "@schemas/network.ts";
 import { type RestFailure, toResponse } from "./failures.ts";
-
-/** The first decoding issue as `parameter: why`. */
-const firstIssue = (error: ParseResult.ParseError, fallback: string): InvalidParameter => {
-  const [issue] = ParseResult.ArrayFormatter.formatErrorSync(error);
-  const parameter = issue?.path.map(String).join(".") || fallback;
-  const reason = issue?.message.replace(/^Expected /, "expected ") ?? "is malformed";
-  return new InvalidParameter({ parameter, reason });
-};
-
-const decode = <A>(schema: Option.Option<Schema.Schema<A, unknown>>, input: unknown, fallback: string) =>
-  Option.match(schema, {
-    onNone: () => Either.right(undefined as A),
-    onSome: (s) =>
-      Either.mapLeft(
-        Schema.decodeUnknownEither(s, { errors: "first" })(input),
-        (e) => firstIssue(e, fallback),
-      ),
-  });
-
-/** cyrb53: a fast 53-bit string hash, enough to tell representations apart for caching. */
-const hash53 = (text: string): string => {
-  let h1 = 0xdeadbeef, h2 = 0x41c6ce57;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
-};
-
-/**
- * A JSON answer with a weak ETag of its body, or 304 Not Modified (same caching headers, no body) when the client
- * already holds that representation (`If-None-Match`).
- */
-const conditionalJson = (request: Request, body: unknown, headers: Record<string, string>): Response => {
-  const text = stringify(body);
-  const etag = `W/"${hash53(text)}"`;
-  const asked = request.headers.get("if-none-match");
-  if (asked && asked.split(",").some((t) => t.trim() === etag || t.trim() === "*")) {
-    return new Response(null, { status: 304, headers: { ...headers, etag } });
-  }
-  return jsonText(text, 200, { ...headers, etag });
-};
 
 /** An endpoint's parameters, decoded once: what the access check judged is what the program gets. */
 export interface Decoded<P, Q> {
@@ -113,9 +68,9 @@ export const serve = <X extends E>(
     path: e.path,
     access: { family: access.family, spend: access.spend },
     prepare: (request) => {
-      const path = decode(pathSchema, request.params, "path");
+      const path = decodeParameters(pathSchema, request.params, "path");
       if (Either.isLeft(path)) return Either.left(toResponse(path.left));
-      const query = decode(querySchema, request.query, "query");
+      const query = decodeParameters(querySchema, request.query, "query");
       if (Either.isLeft(query)) return Either.left(toResponse(query.left));
       const decoded = { path: path.right, query: query.right };
       const network = access.network ? access.network(decoded) : Either.right(undefined);

@@ -4,6 +4,7 @@
  */
 import { OpenApi } from "@effect/platform";
 import { Api } from "@schemas/api.ts";
+import { withoutTitles } from "@src/http/openapi_cleanup.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
@@ -33,21 +34,6 @@ const headers = {
     description: "A weak validator of the answer; send it back as If-None-Match",
     schema: { type: "string" },
   },
-};
-
-/**
- * Without what Effect writes for its own bookkeeping: refinement names as titles (`minLength(1)`, `int`), noise
- * in the docs, and `$id: "/schemas/unknown"` on every open value, one id for many schemas (invalid JSON Schema).
- */
-const withoutTitles = (value: Json, parentKey = ""): Json => {
-  if (Array.isArray(value)) return value.map((v) => withoutTitles(v));
-  if (typeof value !== "object" || value === null) return value;
-  const out: Record<string, Json> = {};
-  for (const [key, v] of Object.entries(value)) {
-    if ((key === "title" || key === "$id") && parentKey !== "properties" && typeof v === "string") continue;
-    out[key] = withoutTitles(v, key);
-  }
-  return out;
 };
 
 /** The 400 without Effect's decode error; undefined when nothing else answers 400. */

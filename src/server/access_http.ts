@@ -10,14 +10,21 @@ const given = (value: string | null | undefined): string | undefined => {
 };
 
 /**
- * The key, from the first source that gives one: the `apikey` header (the reference), the `apikey` / `apiKey`
- * query parameter (the spec's other form, and the WebSocket one), then `Authorization: Bearer <key>` (the
- * spec's troubleshooting examples). A key given in two sources is the first one's, not a 400: a gateway or HTTP
+ * The key, from the first source that gives one: the `apikey` header (the reference), Blockfrost's `project_id`
+ * header, the key in the path (`/key/{key}/…`, on the routes that take it, for clients that take only a base
+ * URL), the `apikey` / `apiKey` query parameter (the spec's other form, and the WebSocket one), then
+ * `Authorization: Bearer <key>` (the spec's troubleshooting examples). A key given in two sources is the first one's, not a 400: a gateway or HTTP
  * library may add an `Authorization: Bearer` of its own to a request that carries its key in `apikey`, and such
  * requests must work. Any other Authorization scheme (Basic, Digest...) is not ours and is ignored.
  */
-export const apiKeyOf = (request: Request, query: Readonly<Record<string, string>>): string | undefined =>
+export const apiKeyOf = (
+  request: Request,
+  query: Readonly<Record<string, string>>,
+  inPath: string | undefined,
+): string | undefined =>
   given(request.headers.get("apikey")) ??
+    given(request.headers.get("project_id")) ??
+    given(inPath) ??
     given(query.apikey) ??
     given(query.apiKey) ??
     given(request.headers.get("authorization")?.match(/^Bearer\s+(\S+)\s*$/i)?.[1]);

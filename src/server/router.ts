@@ -14,7 +14,15 @@ import { Access, AccessDenied, type Grant, insufficientCredits, rateLimitedCount
 import { Metrics } from "@layers/metrics.ts";
 import { AppConfig } from "@layers/config.ts";
 import { type Cidr, clientAddressOf } from "@src/domain/client_address.ts";
-import type { AppServices, Prepared, Program, RequestInput, Route, RouteContext } from "@src/http/route.ts";
+import type {
+  AppServices,
+  DialectEdge,
+  Prepared,
+  Program,
+  RequestInput,
+  Route,
+  RouteContext,
+} from "@src/http/route.ts";
 import { readQuery, repeatedParameterMessage } from "@src/http/query_params.ts";
 import { rateLimitHeaders } from "@src/http/rate_limit_headers.ts";
 import {
@@ -32,7 +40,7 @@ import { optionsAnswer } from "./cors.ts";
 import { withHttpEdge } from "./http_edge.ts";
 import { hstsValue } from "./security_headers.ts";
 import { makeRequestMetrics } from "./metrics_http.ts";
-import { routes } from "./routes.ts";
+import { dialectEdges, routes } from "./routes.ts";
 
 /** Deno.serve's handler; `info` gives the client's address (absent in callers that have none, e.g. tests). */
 export type Handler = (request: Request, info?: Deno.ServeHandlerInfo) => Promise<Response>;
@@ -64,11 +72,32 @@ const repeated = (route: Route, parameter: string, count: number): Response =>
     : toResponse(new RepeatedParameter({ parameter, count }));
 
 /** The 500 envelope names the request id its log line carries (the run's `requestId` annotation). */
-export const internalError = (requestId: string) => (cause: Cause.Cause<unknown>) =>
+export const internalError = (requestId: string, dialect?: DialectEdge) => (cause: Cause.Cause<unknown>) =>
   Effect.as(
     Effect.logError("unhandled failure", Cause.pretty(cause)),
-    toResponse(new InternalFailure({ requestId })),
+    dialect ? dialect.internal(requestId) : toResponse(new InternalFailure({ requestId })),
   );
+
+/** The dialect that owns a path, if one claims it (its 404, 405 and 500 answers). */
+const dialectOf = (pathname: string): DialectEdge | undefined =>
+  dialectEdges.find((d) => d.prefixes.some((p) => pathname === p || pathname.startsWith(`${p}/`)));
+
+/**
+ * A path that carries its key (`/key/{key}/api/v0/…`): the key and the path without it. Only routes that take
+ * the key in the path (`Route.keyInPath`) answer there; the key never reaches a log line (`redactedPath`).
+ */
+const keyPath = /^\/key\/([^/]+)(\/.*)$/;
+const splitKeyPath = (pathname: string): { readonly key?: string; readonly pathname: string } => {
+  const m = keyPath.exec(pathname);
+  if (!m) return { pathname };
+  let key = m[1]!;
+  try {
+    key = decodeURIComponent(key);
+  } catch { /* an undecodable key is simply an unknown one */ }
+  return { key, pathname: m[2]! };
+};
+/** A path as logs may show it: a key in it replaced. */
+export const redactedPath = (pathname: string): string => pathname.replace(keyPath, "/key/…$2");
 
 /** The Ogmios client asks `<http address>/health`; with the key in the query that becomes `?apikey=KEY/health`. */
 const ogmiosHealthQuirk = (url: URL): URL | undefined => {
@@ -148,12 +177,20 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
     const respond = (result: Program | Response): Promise<Response> =>
       result instanceof Response
         ? Promise.resolve(result)
-        : run(Effect.catchAllCause(result, internalError(requestId)));
+        : run(Effect.catchAllCause(result, internalError(requestId, dialect)));
     let url = new URL(request.url);
     url = ogmiosHealthQuirk(url) ?? url;
-    const candidates = match(url.pathname);
+    const { key: keyInPath, pathname } = splitKeyPath(url.pathname);
+    const dialect = dialectOf(pathname);
+    const matched = match(pathname);
+    const candidates = keyInPath === undefined ? matched : matched.filter((c) => c.route.keyInPath);
     if (candidates.length === 0) {
-      return Promise.resolve(toResponse(new RouteNotFound({ method: request.method, path: url.pathname })));
+      const path = redactedPath(url.pathname);
+      return Promise.resolve(
+        dialect
+          ? dialect.notFound(request.method, path)
+          : toResponse(new RouteNotFound({ method: request.method, path })),
+      );
     }
     families.set(request, candidates[0]!.family); // 405 and OPTIONS count as the path's family
     const allow = [...new Set(candidates.map((c) => c.route.method))];
@@ -163,8 +200,11 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
     const method = request.method === "HEAD" ? "GET" : request.method;
     const found = candidates.find((c) => c.route.method === method);
     if (!found) {
+      const path = redactedPath(url.pathname);
       return Promise.resolve(
-        toResponse(new MethodNotAllowed({ method: request.method, path: url.pathname, allow })),
+        dialect
+          ? dialect.methodNotAllowed(request.method, path, allow)
+          : toResponse(new MethodNotAllowed({ method: request.method, path, allow })),
       );
     }
     const { route, params } = found;
@@ -173,7 +213,7 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
     const reading = readQuery(url);
     if (!reading.ok) return Promise.resolve(repeated(route, reading.parameter, reading.count));
     const input: RequestInput = { request, url, params, query: reading.query };
-    const secret = apiKeyOf(request, reading.query);
+    const secret = apiKeyOf(request, reading.query, keyInPath);
     const ctx = (grant: Grant | undefined): RouteContext => ({
       ...input,
       grant,
@@ -232,7 +272,7 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
           AccessDenied: (d) => Effect.succeed(denied(d)),
           DatabaseUnavailable: () => Effect.succeed(refuse(new KeyStoreUnavailable())),
         }),
-        Effect.catchAllCause(internalError(requestId)),
+        Effect.catchAllCause(internalError(requestId, dialect)),
       ),
     );
   };
@@ -248,7 +288,7 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
           requestId,
           clientAddress: addresses.get(request) ?? "local",
           method: request.method,
-          path: new URL(request.url).pathname,
+          path: redactedPath(new URL(request.url).pathname),
           status: response.status,
           ms: Math.round(ms * 10) / 10,
         })),

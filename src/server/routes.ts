@@ -2,7 +2,8 @@
  * Every URL the service answers (spec: Endpoints): the service's own routes (the landing page, health,
  * readiness, the key's info, the OpenAPI document and its docs, metrics), then each protocol adapter's route
  * list, which binds its endpoints to their programs: REST and explorer (src/rest/routes.ts), GraphQL
- * (src/graphql/routes.ts), JSON-RPC (src/jsonrpc/routes.ts) and the key dashboard (src/dashboard/mount.ts).
+ * (src/graphql/routes.ts), JSON-RPC (src/jsonrpc/routes.ts), the Blockfrost-compatible API (src/blockfrost/routes.ts)
+ * and the key dashboard (src/dashboard/mount.ts).
  */
 import { Effect, Schema } from "effect";
 import { Metrics } from "@layers/metrics.ts";
@@ -13,7 +14,7 @@ import { compressOnce } from "@src/http/compression.ts";
 import type { EdgeAnswers } from "@src/http/edge_answers.ts";
 import { htmlPage } from "@src/http/html_page.ts";
 import { json } from "@src/http/json.ts";
-import type { Route } from "@src/http/route.ts";
+import type { DialectEdge, Route } from "@src/http/route.ts";
 import { health } from "@src/programs/health.ts";
 import { keyInfo } from "@src/programs/key_info.ts";
 import { readiness } from "@src/programs/readiness.ts";
@@ -24,6 +25,7 @@ import { restRoutes } from "@src/rest/routes.ts";
 import { graphiqlAssetRoute, graphqlRoutes } from "@src/graphql/routes.ts";
 import { jsonRpcRoutes } from "@src/jsonrpc/routes.ts";
 import { dashboardRoutes } from "@src/dashboard/mount.ts";
+import { blockfrostEdge, blockfrostRoutes } from "@src/blockfrost/routes.ts";
 import { landingHtml } from "./landing_page.ts";
 import { metricsOnMainPort, metricsPath } from "./metrics_http.ts";
 
@@ -101,5 +103,9 @@ export const routes: ReadonlyArray<Route> = [
   graphiqlAssetRoute(edge),
   ...jsonRpcRoutes("mainnet", api.ogmios.path, edge),
   ...jsonRpcRoutes("preprod", api.ogmiosPreprod.path, edge),
+  ...blockfrostRoutes,
   ...dashboardRoutes,
 ];
+
+/** Dialects that answer the front door's own failures on their paths (the rest get the REST envelope). */
+export const dialectEdges: ReadonlyArray<DialectEdge> = [blockfrostEdge];

@@ -1,0 +1,104 @@
+/**
+ * Serving a Blockfrost-dialect endpoint declared in schemas/blockfrost/: once per network, at that network's base
+ * URL (`/api/v0`, `/api/preprod/v0`) and under `/key/{key}` as well; path and query decoded once with the
+ * endpoint's own Schemas (a 400 in Blockfrost's envelope naming the parameter), the program run on those values
+ * for the network the base names, the answer encoded with the endpoint's success Schema. Refusals, a repeated
+ * parameter and failures all answer in Blockfrost's envelope (failures.ts).
+ */
+import type { HttpApiEndpoint } from "@effect/platform";
+import { Effect, Either, type Option, Schema } from "effect";
+import type { Spend } from "@layers/rate_limiter.ts";
+import { blockfrostBases } from "@schemas/blockfrost/api.ts";
+import type { Network } from "@schemas/network.ts";
+import { conditionalJson } from "@src/http/conditional_json.ts";
+import { decodeParameters } from "@src/http/decode_parameters.ts";
+import type { AppServices, Route, RouteContext } from "@src/http/route.ts";
+import {
+  blockfrostError,
+  type BlockfrostFailure,
+  blockfrostRefusal,
+  toBlockfrostResponse,
+} from "./failures.ts";
+
+type E = HttpApiEndpoint.HttpApiEndpoint.Any;
+type PathOf<X extends E> = HttpApiEndpoint.HttpApiEndpoint.PathParsed<X>;
+type QueryOf<X extends E> = HttpApiEndpoint.HttpApiEndpoint.UrlParams<X>;
+type SuccessOf<X extends E> = HttpApiEndpoint.HttpApiEndpoint.Success<X>;
+
+export interface BlockfrostInput<P, Q> {
+  readonly path: P;
+  readonly query: Q;
+  /** The network whose base URL the request came in on. */
+  readonly network: Network;
+  readonly ctx: RouteContext;
+}
+
+export interface BlockfrostOptions<A, P, Q> {
+  /** What a request spends (a submission spends the key's submission budget too): `request` by default. */
+  readonly spend?: Spend;
+  /** The answer's cache headers (and others), from its value. */
+  readonly headers?: (value: A, input: BlockfrostInput<P, Q>) => Record<string, string>;
+}
+
+/** Each network's absolute path of a path relative to its base (the root `/` is the base itself, either way). */
+export const blockfrostPaths = (network: Network, path: string): ReadonlyArray<string> =>
+  path === "/"
+    ? [blockfrostBases[network], `${blockfrostBases[network]}/`]
+    : [`${blockfrostBases[network]}${path}`];
+
+/** What every Blockfrost route shares: its access family, key in the path, refusals in the dialect's envelope. */
+export const blockfrostRoute = (
+  network: Network,
+  spend: Spend,
+): Pick<Route, "access" | "keyInPath" | "refuse" | "malformed"> => ({
+  access: { family: "blockfrost", spend, network },
+  keyInPath: true,
+  refuse: blockfrostRefusal,
+  malformed: (message) => blockfrostError(400, message),
+});
+
+export const serveBlockfrost = <X extends E>(
+  endpoint: X,
+  program: (
+    input: BlockfrostInput<PathOf<X>, QueryOf<X>>,
+  ) => Effect.Effect<SuccessOf<X>, BlockfrostFailure, AppServices>,
+  options: BlockfrostOptions<SuccessOf<X>, PathOf<X>, QueryOf<X>> = {},
+): ReadonlyArray<Route> => {
+  const e = endpoint as unknown as HttpApiEndpoint.HttpApiEndpoint<
+    string,
+    "GET",
+    PathOf<X>,
+    QueryOf<X>,
+    never,
+    never,
+    SuccessOf<X>
+  >;
+  const encode = Schema.encodeSync(e.successSchema as unknown as Schema.Schema<SuccessOf<X>, unknown>);
+  const pathSchema = e.pathSchema as Option.Option<Schema.Schema<PathOf<X>, unknown>>;
+  const querySchema = e.urlParamsSchema as Option.Option<Schema.Schema<QueryOf<X>, unknown>>;
+  const headers = options.headers ?? (() => ({}));
+  const networks: ReadonlyArray<Network> = ["mainnet", "preprod"];
+  return networks.flatMap((network) =>
+    blockfrostPaths(network, e.path).map((path): Route => ({
+      method: e.method,
+      path,
+      ...blockfrostRoute(network, options.spend ?? "request"),
+      prepare: (request) => {
+        const decodedPath = decodeParameters(pathSchema, request.params, "path");
+        if (Either.isLeft(decodedPath)) return Either.left(toBlockfrostResponse(decodedPath.left));
+        const query = decodeParameters(querySchema, request.query, "query");
+        if (Either.isLeft(query)) return Either.left(toBlockfrostResponse(query.left));
+        return Either.right({
+          network,
+          run: (ctx) => {
+            const input = { path: decodedPath.right, query: query.right, network, ctx };
+            return program(input).pipe(
+              Effect.map((value) => conditionalJson(ctx.request, encode(value), headers(value, input))),
+              Effect.catchAll((failure) => Effect.succeed(toBlockfrostResponse(failure))),
+            );
+          },
+        });
+      },
+    }))
+  );
+};
