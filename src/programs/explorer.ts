@@ -72,7 +72,13 @@ export const stats = Effect.fn("explorer.stats")(function* (network: Network) {
 
 /** A block's transactions, a page at a time, in block order (`asc`) or its reverse (`desc`). */
 export const blockTransactions = Effect.fn("explorer.blockTransactions")(
-  function* (network: Network, id: number | string, page: number, limit: number, order: "asc" | "desc" = "asc") {
+  function* (
+    network: Network,
+    id: number | string,
+    page: number,
+    limit: number,
+    order: "asc" | "desc" = "asc",
+  ) {
     const db = (yield* ChainDatabases).get(network);
     const found = yield* atTip(
       network,
