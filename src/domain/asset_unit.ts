@@ -13,7 +13,10 @@ export const decodeAssetUnit = (text: string): Decoded<AssetUnit> => {
   const unit = text.toLowerCase();
   if (!/^[0-9a-f]*$/.test(unit)) return { ok: false, reason: "is not hex (policy id and asset name)" };
   if (unit.length < 56 || unit.length > 120 || unit.length % 2 !== 0) {
-    return { ok: false, reason: "must be a 28-byte policy id followed by an asset name of at most 32 bytes, in hex" };
+    return {
+      ok: false,
+      reason: "must be a 28-byte policy id followed by an asset name of at most 32 bytes, in hex",
+    };
   }
   return { ok: true, value: { policyId: unit.slice(0, 56), assetNameHex: unit.slice(56) } };
 };

@@ -25,37 +25,45 @@ export const asset = Effect.fn("asset.get")(function* (unit: string, network: Ne
     `asset:${policyId}${assetNameHex}`,
     assetQuery(db.sql, policyId, assetNameHex).pipe(Effect.mapError(fromSql(network))),
   );
-  if (!row) return yield* new NotFoundError({ message: `The asset ${unit} has never been minted on ${network}` });
+  if (!row) {
+    return yield* new NotFoundError({ message: `The asset ${unit} has never been minted on ${network}` });
+  }
   const { label721, ...rest } = row;
   return { ...rest, cip25: cip25Metadata(label721, policyId, assetNameHex) };
 });
 
-export const assetHolders = Effect.fn("asset.holders")(function* (unit: string, network: Network, page: PageOptions) {
-  const { policyId, assetNameHex } = yield* decodedOr("asset", decodeAssetUnit(unit));
-  const db = (yield* ChainDatabases).get(network);
-  const found = yield* atTip(
-    network,
-    `asset-holders:${policyId}${assetNameHex}:${pageKey(page)}`,
-    holdersQuery(db.sql, policyId, assetNameHex, page, db.dbSync.spentTracking).pipe(
-      Effect.mapError(fromSql(network)),
-    ),
-  );
-  if (!found.known) {
-    return yield* new NotFoundError({ message: `The asset ${unit} has never been minted on ${network}` });
-  }
-  return found.holders;
-});
+export const assetHolders = Effect.fn("asset.holders")(
+  function* (unit: string, network: Network, page: PageOptions) {
+    const { policyId, assetNameHex } = yield* decodedOr("asset", decodeAssetUnit(unit));
+    const db = (yield* ChainDatabases).get(network);
+    const found = yield* atTip(
+      network,
+      `asset-holders:${policyId}${assetNameHex}:${pageKey(page)}`,
+      holdersQuery(db.sql, policyId, assetNameHex, page, db.dbSync.spentTracking).pipe(
+        Effect.mapError(fromSql(network)),
+      ),
+    );
+    if (!found.known) {
+      return yield* new NotFoundError({ message: `The asset ${unit} has never been minted on ${network}` });
+    }
+    return found.holders;
+  },
+);
 
-export const policyAssets = Effect.fn("asset.policy")(function* (policy: string, network: Network, page: PageOptions) {
-  const policyId = yield* decodedOr("policy_id", decodePolicyId(policy));
-  const db = (yield* ChainDatabases).get(network);
-  const found = yield* atTip(
-    network,
-    `policy-assets:${policyId}:${pageKey(page)}`,
-    policyQuery(db.sql, policyId, page).pipe(Effect.mapError(fromSql(network))),
-  );
-  if (!found.known) {
-    return yield* new NotFoundError({ message: `No asset of policy ${policy} has been minted on ${network}` });
-  }
-  return found.assets.map((a) => ({ policyId, ...a }));
-});
+export const policyAssets = Effect.fn("asset.policy")(
+  function* (policy: string, network: Network, page: PageOptions) {
+    const policyId = yield* decodedOr("policy_id", decodePolicyId(policy));
+    const db = (yield* ChainDatabases).get(network);
+    const found = yield* atTip(
+      network,
+      `policy-assets:${policyId}:${pageKey(page)}`,
+      policyQuery(db.sql, policyId, page).pipe(Effect.mapError(fromSql(network))),
+    );
+    if (!found.known) {
+      return yield* new NotFoundError({
+        message: `No asset of policy ${policy} has been minted on ${network}`,
+      });
+    }
+    return found.assets.map((a) => ({ policyId, ...a }));
+  },
+);

@@ -20,28 +20,33 @@ import { stakeAccount } from "./stake_account.ts";
 const notSeen = (address: string, network: Network) =>
   new NotFoundError({ message: `The stake account ${address} has never been seen on ${network}` });
 
-export const stakeAccountContent = Effect.fn("stakeAccount.content")(function* (address: string, network: Network) {
-  const { hashRaw } = yield* decodedOr("stake_address", decodeStakeAddress(address, network));
-  const db = (yield* ChainDatabases).get(network);
-  const history = yield* atTip(
-    network,
-    `stake-account-history:${hashRaw}`,
-    stakeAccountHistory(db.sql, hashRaw).pipe(Effect.mapError(fromSql(network))),
-  );
-  if (!history) return yield* notSeen(address, network);
-  const [state, ledger] = yield* Effect.all([stakeAccount(address, network), registeredRewardAccounts(network, [hashRaw])]);
-  const drep = ledger[0];
-  return {
-    stakeAddress: address.toLowerCase(),
-    ...state,
-    ...history,
-    drepId: !drep || drep.drepView === null
-      ? null
-      : drep.drepRaw === null
-      ? drep.drepView
-      : drepIdCip129(drep.drepRaw, drep.drepHasScript ?? false),
-  };
-});
+export const stakeAccountContent = Effect.fn("stakeAccount.content")(
+  function* (address: string, network: Network) {
+    const { hashRaw } = yield* decodedOr("stake_address", decodeStakeAddress(address, network));
+    const db = (yield* ChainDatabases).get(network);
+    const history = yield* atTip(
+      network,
+      `stake-account-history:${hashRaw}`,
+      stakeAccountHistory(db.sql, hashRaw).pipe(Effect.mapError(fromSql(network))),
+    );
+    if (!history) return yield* notSeen(address, network);
+    const [state, ledger] = yield* Effect.all([
+      stakeAccount(address, network),
+      registeredRewardAccounts(network, [hashRaw]),
+    ]);
+    const drep = ledger[0];
+    return {
+      stakeAddress: address.toLowerCase(),
+      ...state,
+      ...history,
+      drepId: !drep || drep.drepView === null
+        ? null
+        : drep.drepRaw === null
+        ? drep.drepView
+        : drepIdCip129(drep.drepRaw, drep.drepHasScript ?? false),
+    };
+  },
+);
 
 export const stakeAccountAddresses = Effect.fn("stakeAccount.addresses")(
   function* (address: string, network: Network, page: PageOptions) {

@@ -35,7 +35,9 @@ export const policyAssets = (
     (rows) => ({
       known: rows[0]?.known ?? false,
       assets: rows.flatMap((r) =>
-        r.assetNameHex === null || r.quantity === null ? [] : [{ assetNameHex: r.assetNameHex, quantity: r.quantity }]
+        r.assetNameHex === null || r.quantity === null
+          ? []
+          : [{ assetNameHex: r.assetNameHex, quantity: r.quantity }]
       ),
     }),
   );

@@ -33,7 +33,10 @@ export const accountsRoutes: ReadonlyArray<Route> = [
         (list) => list.map((a) => ({ asset: unitOf(a), quantity: a.quantity })),
       ),
   ),
-  ...serveBlockfrost(accounts.asset, ({ path, network }) => Effect.map(assets.asset(path.asset, network), encodeAsset)),
+  ...serveBlockfrost(
+    accounts.asset,
+    ({ path, network }) => Effect.map(assets.asset(path.asset, network), encodeAsset),
+  ),
   ...serveBlockfrost(
     accounts.assetAddresses,
     ({ path, query, network }) => assets.assetHolders(path.asset, network, query),
