@@ -22,7 +22,7 @@ Deno.test({
     const submit = async (
       body: BodyInit,
       contentType = "application/cbor",
-      key: string | undefined = s.key,
+      key: string | null = s.key,
     ) => {
       const r = await fetch(`${s.base}/api/v0/tx/submit`, {
         method: "POST",
