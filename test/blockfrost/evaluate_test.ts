@@ -1,11 +1,11 @@
 /**
  * Blockfrost's evaluation endpoints on the devnet: a Plutus V2 spend evaluated through `/utils/txs/evaluate` (hex,
- * raw and base64 bodies) and `/utils/txs/evaluate/utxos`, in Ogmios v5.6's shape and v6's (`?version=6`), each
- * budget equal to our JSON-RPC evaluateTransaction's, and Mesh's provider reading it. Then chaining: a spend of an output of a transaction not yet
- * submitted (a native asset minted there, an inline datum, the validator as a reference script, a native reference
- * script beside it), its outputs given in additionalUtxoSet in both input shapes, through the real Lucid Evolution
- * provider too; then both transactions submitted with those budgets and confirmed. Malformed bodies, a body over
- * MAX_BODY_BYTES, failures in both answer shapes, and the preprod network.
+ * raw and base64 bodies; Mesh's provider) and `/utils/txs/evaluate/utxos`, in Ogmios v5.6's shape and v6's
+ * (`?version=6`), each budget equal to our JSON-RPC evaluateTransaction's. Then chaining: a spend of an output of a
+ * transaction not yet submitted (a native asset minted there, an inline datum, the validator as a reference script,
+ * a native reference script beside it), its outputs given in additionalUtxoSet in both input shapes, through the
+ * real Lucid Evolution provider too; then both transactions submitted with those budgets and confirmed. Malformed
+ * bodies, a body over MAX_BODY_BYTES, failures in both answer shapes, and the preprod network.
  */
 import assert from "node:assert/strict";
 import * as CSL from "@emurgo/cardano-serialization-lib-nodejs";
