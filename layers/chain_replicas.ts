@@ -4,9 +4,9 @@
  * or trails the most advanced one by more than `maxLagBlocks`, is taken out of use, and taken back once it has
  * reached the tip the service reports again. The reported tip is the lowest among the members in use, so every
  * member a request may land on can answer for it, and a member taken back never moves it backwards.
- * Statements go to the members in use in turn; the statements of one request (one root fiber and the fibers it
- * forks) stay on the member its first one used while that member stays in use, so they see one database, and a
- * transaction stays on one connection of one member. With no member in use the network is unavailable (its
+ * Statements go to the members in use in turn; the statements of one request (`asOneRequest`, which the router
+ * wraps each request's program in) stay on the member its first one used while that member stays in use, so they
+ * see one database; a transaction stays on one connection of one member. With no member in use the network is unavailable (its
  * statements fail with a `SqlError`, mapped to 503 like any lost database) until one answers again.
  */
 import type { Reactivity } from "@effect/experimental/Reactivity";
@@ -76,6 +76,13 @@ const pollTimeout = Duration.seconds(2);
 
 /** Per request: the member each replicated network's statements went to first (shared by forked fibers). */
 const pinned = FiberRef.unsafeMake<Map<string, Member> | undefined>(undefined);
+
+/**
+ * Runs `effect` as one request: its statements on each replicated network go to one member (the first one's)
+ * while it stays in use. Outside it every statement goes to the next member in use.
+ */
+export const asOneRequest = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.suspend(() => Effect.locally(effect, pinned, new Map()));
 
 const failure = (message: string) => new SqlError({ message, cause: message });
 
@@ -186,16 +193,12 @@ export const makeChainReplicas = (
     yield* Effect.forkScoped(Effect.repeat(Effect.zipRight(reconnect, round), Schedule.spaced(pollEvery)));
 
     const choose = Effect.gen(function* () {
-      let pins = yield* FiberRef.get(pinned);
-      if (pins === undefined) {
-        pins = new Map();
-        yield* FiberRef.set(pinned, pins);
-      }
-      const held = pins.get(o.network);
+      const pins = yield* FiberRef.get(pinned);
+      const held = pins?.get(o.network);
       if (held && inUse.includes(held)) return held;
       if (inUse.length === 0) return yield* Effect.fail(failure(unavailable()!));
       const m = inUse[turn++ % inUse.length]!;
-      pins.set(o.network, m);
+      pins?.set(o.network, m);
       return m;
     });
     const acquirer = Effect.flatMap(choose, (m) => {
