@@ -13,6 +13,7 @@ import type { Reactivity } from "@effect/experimental/Reactivity";
 import { PgClient } from "@effect/sql-pg";
 import * as Client from "@effect/sql/SqlClient";
 import type { SqlClient } from "@effect/sql/SqlClient";
+import type { Connection } from "@effect/sql/SqlConnection";
 import { SqlError } from "@effect/sql/SqlError";
 import { Duration, Effect, FiberRef, Redacted, Schedule, type Scope } from "effect";
 import type { Network } from "@schemas/network.ts";
@@ -192,19 +193,31 @@ export const makeChainReplicas = (
     );
     yield* Effect.forkScoped(Effect.repeat(Effect.zipRight(reconnect, round), Schedule.spaced(pollEvery)));
 
-    const choose = Effect.gen(function* () {
-      const pins = yield* FiberRef.get(pinned);
-      const held = pins?.get(o.network);
-      if (held && inUse.includes(held)) return held;
-      if (inUse.length === 0) return yield* Effect.fail(failure(unavailable()!));
-      const m = inUse[turn++ % inUse.length]!;
-      pins?.set(o.network, m);
-      return m;
-    });
-    const acquirer = Effect.flatMap(choose, (m) => {
-      m.reads++;
-      return m.client!.reserve;
-    });
+    const choose = (tried: ReadonlySet<Member>) =>
+      Effect.gen(function* () {
+        const pins = yield* FiberRef.get(pinned);
+        const held = pins?.get(o.network);
+        if (held && inUse.includes(held) && !tried.has(held)) return held;
+        const candidates = inUse.filter((m) => !tried.has(m));
+        if (candidates.length === 0) return yield* Effect.fail(failure(unavailable()!));
+        const m = candidates[turn++ % candidates.length]!;
+        pins?.set(o.network, m);
+        return m;
+      });
+    // a member whose pool cannot hand out a connection (its server stopped) is out at once, not at the next
+    // round, and the statement goes to another: only statements already running on it fail
+    const acquireFrom = (tried: ReadonlySet<Member>): Effect.Effect<Connection, SqlError, Scope.Scope> =>
+      Effect.flatMap(choose(tried), (m) => {
+        m.reads++;
+        return Effect.catchAll(m.client!.reserve, (e) => {
+          setState(m, "down", describe(e));
+          inUse = inUse.filter((x) => x !== m);
+          o.report?.(unavailable());
+          const next = new Set([...tried, m]);
+          return inUse.some((x) => !next.has(x)) ? acquireFrom(next) : Effect.fail(e);
+        });
+      });
+    const acquirer = acquireFrom(new Set());
     const sql = yield* Client.make({
       acquirer,
       compiler: PgClient.makeCompiler(),
