@@ -13,6 +13,7 @@ import { Cause, Effect, Either, LogLevel, type ManagedRuntime, Option } from "ef
 import { Access, AccessDenied, type Grant, insufficientCredits, rateLimitedCounter } from "@layers/access.ts";
 import { Metrics } from "@layers/metrics.ts";
 import { AppConfig } from "@layers/config.ts";
+import { asOneRequest } from "@layers/chain_replicas.ts";
 import { type Cidr, clientAddressOf } from "@src/domain/client_address.ts";
 import type {
   AppServices,
@@ -136,7 +137,7 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
     const address = addressOf(request, info, config.trustedProxies);
     if (debug) addresses.set(request, address);
     const run = <A>(effect: Effect.Effect<A, never, AppServices>) =>
-      runtime.runPromise(Effect.annotateLogs(effect, { requestId, clientAddress: address }));
+      runtime.runPromise(asOneRequest(Effect.annotateLogs(effect, { requestId, clientAddress: address })));
     const respond = (result: Program | Response): Promise<Response> =>
       result instanceof Response
         ? Promise.resolve(result)
