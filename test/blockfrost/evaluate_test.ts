@@ -375,31 +375,31 @@ Deno.test({
       await t.step(
         "malformed bodies and queries: 400 in Blockfrost's envelope; over the limit 413",
         async () => {
-          const bad = async (answer: { status: number; body: Json }, path: string, includes: string) => {
+          const bad = (answer: { status: number; body: Json }, path: string, includes: string) => {
             assert.equal(answer.status, 400, JSON.stringify(answer.body));
             assertBlockfrostShape("POST", path, answer);
             assert.ok(answer.body.message.includes(includes), answer.body.message);
           };
-          await bad(await bf("/utils/txs/evaluate", ""), "/utils/txs/evaluate", "empty");
-          await bad(await bf("/utils/txs/evaluate", "not a transaction!"), "/utils/txs/evaluate", "hex");
-          await bad(await bf("/utils/txs/evaluate", "deadbeef"), "/utils/txs/evaluate", "Cannot evaluate");
-          await bad(await bf("/utils/txs/evaluate?version=7", direct.cbor), "/utils/txs/evaluate", "version");
+          bad(await bf("/utils/txs/evaluate", ""), "/utils/txs/evaluate", "empty");
+          bad(await bf("/utils/txs/evaluate", "not a transaction!"), "/utils/txs/evaluate", "hex");
+          bad(await bf("/utils/txs/evaluate", "deadbeef"), "/utils/txs/evaluate", "Cannot evaluate");
+          bad(await bf("/utils/txs/evaluate?version=7", direct.cbor), "/utils/txs/evaluate", "version");
           const path = "/utils/txs/evaluate/utxos";
-          await bad(await bf(path, "{not json", "application/json"), path, "JSON");
-          await bad(await evaluateUtxos([direct.cbor]), path, "object");
-          await bad(await evaluateUtxos({}), path, "cbor");
-          await bad(await evaluateUtxos({ cbor: "xyz!" }), path, "cbor");
-          await bad(
+          bad(await bf(path, "{not json", "application/json"), path, "JSON");
+          bad(await evaluateUtxos([direct.cbor]), path, "object");
+          bad(await evaluateUtxos({}), path, "cbor");
+          bad(await evaluateUtxos({ cbor: "xyz!" }), path, "cbor");
+          bad(
             await evaluateUtxos({ cbor: direct.cbor, additionalUtxoSet: "x" }),
             path,
             "additionalUtxoSet",
           );
-          await bad(
+          bad(
             await evaluateUtxos({ cbor: direct.cbor, additionalUtxoSet: [42] }),
             path,
             "additionalUtxoSet.0",
           );
-          await bad(
+          bad(
             await evaluateUtxos({
               cbor: direct.cbor,
               additionalUtxoSet: [[{ txId: lock.id, index: 7 }, {
@@ -410,7 +410,7 @@ Deno.test({
             path,
             "additionalUtxoSet.0.1.value.coins",
           );
-          await bad(
+          bad(
             await evaluateUtxos({
               cbor: direct.cbor,
               additionalUtxoSet: [[{ txId: lock.id, index: 7 }, {
@@ -421,7 +421,7 @@ Deno.test({
             path,
             "additionalUtxoSet.0.1.value.assets",
           );
-          await bad(
+          bad(
             await evaluateUtxos({
               cbor: direct.cbor,
               additionalUtxoSet: [{
