@@ -10,7 +10,8 @@
 import assert from "node:assert/strict";
 import * as CSL from "@emurgo/cardano-serialization-lib-nodejs";
 import { Blockfrost } from "@lucid-evolution/provider";
-import { BlockfrostProvider } from "@meshsdk/provider";
+import { createRequire } from "node:module";
+import type { BlockfrostProvider as MeshProvider } from "@meshsdk/provider";
 import { base64, hex } from "@scure/base";
 import { big } from "../../scripts/devnet_example.ts";
 import { assertBlockfrostShape } from "../support/blockfrost.ts";
@@ -26,6 +27,10 @@ const alwaysSucceeds = CSL.PlutusScript.from_hex_with_version(
 const unit = () => CSL.PlutusData.from_hex("d87980");
 const inputOf = (u: { transaction: { id: string }; index: number }) =>
   CSL.TransactionInput.new(CSL.TransactionHash.from_hex(u.transaction.id), u.index);
+// Mesh's ESM build pulls libsodium's broken ESM entry: its CommonJS build loads
+const { BlockfrostProvider } = createRequire(import.meta.url)("@meshsdk/provider") as {
+  BlockfrostProvider: typeof MeshProvider;
+};
 const placeholder = { memory: 14_000_000, cpu: 10_000_000_000 };
 
 Deno.test({
