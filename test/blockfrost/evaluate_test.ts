@@ -1,14 +1,16 @@
 /**
  * Blockfrost's evaluation endpoints on the devnet: a Plutus V2 spend evaluated through `/utils/txs/evaluate` (hex,
- * raw and base64 bodies; Mesh's provider) and `/utils/txs/evaluate/utxos`, in Ogmios v5.6's shape and v6's
- * (`?version=6`), each budget equal to our JSON-RPC evaluateTransaction's. Then chaining: a spend of an output of a
- * transaction not yet submitted (a native asset minted there, an inline datum, the validator as a reference script,
- * a native reference script beside it), its outputs given in additionalUtxoSet in both input shapes, through the
- * real Lucid Evolution provider too; then both transactions submitted with those budgets and confirmed. Malformed
- * bodies, a body over MAX_BODY_BYTES, failures in both answer shapes, and the preprod network.
+ * raw and base64 bodies; Mesh's provider, blockfrost-js) and `/utils/txs/evaluate/utxos`, in Ogmios v5.6's shape
+ * and v6's (`?version=6`), each budget equal to our JSON-RPC evaluateTransaction's. Then chaining: a spend of an
+ * output of a transaction not yet submitted (a native asset minted there, an inline datum, the validator as a
+ * reference script, a native reference script beside it), its outputs given in additionalUtxoSet in both input
+ * shapes, through the real Lucid Evolution provider and blockfrost-js too; then both transactions submitted with
+ * those budgets and confirmed. Malformed bodies, a body over MAX_BODY_BYTES, failures in both answer shapes, and
+ * the preprod network.
  */
 import assert from "node:assert/strict";
 import * as CSL from "@emurgo/cardano-serialization-lib-nodejs";
+import { BlockFrostAPI } from "@blockfrost/blockfrost-js";
 import { Blockfrost } from "@lucid-evolution/provider";
 import { createRequire } from "node:module";
 import type { BlockfrostProvider as MeshProvider } from "@meshsdk/provider";
@@ -182,6 +184,14 @@ Deno.test({
           index: 0,
           budget: { mem: rpcBudget.memory, steps: rpcBudget.cpu },
         }]);
+        const blockfrostJs = new BlockFrostAPI({
+          projectId: s.key,
+          network: "mainnet",
+          customBackend: `${s.base}/api/v0`,
+        });
+        assert.deepEqual((await blockfrostJs.utilsTxsEvaluate(direct.cbor) as Json).result, {
+          EvaluationResult: v5Expected,
+        });
         const utxosV6 = await evaluateUtxos(
           { cbor: base64.encode(bytes), additionalUtxoSet: [] },
           "?version=6",
@@ -321,6 +331,15 @@ Deno.test({
             id: null,
           });
         }
+
+        const blockfrostJs = new BlockFrostAPI({
+          projectId: s.key,
+          network: "mainnet",
+          customBackend: `${s.base}/api/v0`,
+        });
+        // deno-lint-ignore no-explicit-any
+        const viaBlockfrostJs: Json = await blockfrostJs.utilsTxsEvaluateUtxos(b.cbor, v5Set as any);
+        assert.deepEqual(viaBlockfrostJs.result, v5Expected);
 
         // the real Lucid Evolution provider: its UTxOs in additionalUtxoSet (Ogmios v5.6 shapes)
         const lucid = new Blockfrost(`${s.base}/api/v0`, s.key);
