@@ -71,7 +71,7 @@ export const makeAppLayer = (
     AttemptThrottleLive.pipe(Layer.provide(Layer.merge(configLayer, serviceDb))),
     MailerLive.pipe(Layer.provide(configLayer)),
     cache,
-    AddressSummariesLive.pipe(Layer.provide(Layer.mergeAll(cache, chains, serviceDb))),
+    AddressSummariesLive.pipe(Layer.provide(Layer.mergeAll(cache, chains, tips, serviceDb))),
     PriceFeedLive.pipe(Layer.provide(configLayer)),
     RelayProbeTcp,
     DependencyMonitorLive.pipe(Layer.provide(configLayer)),
