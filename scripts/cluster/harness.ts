@@ -20,6 +20,7 @@ export interface ClusterDescription {
   readonly databases: Databases;
   readonly replica: { readonly mainnet: string; readonly preprod: string };
   readonly primaryPid: number;
+  readonly replicaPid: number;
   readonly redisPid: number;
 }
 
@@ -86,4 +87,28 @@ export const runCluster = async (options: HarnessOptions = {}): Promise<RunningC
   }
   await stop();
   throw new Error(`the cluster did not start:\n${lines.slice(-30).join("\n")}`);
+};
+
+/** `npm run keys -- create` on the cluster's service database (announced on its Redis); the new key's secret. */
+export const createKey = async (cluster: ClusterDescription, tier: "free" | "paid", name: string) => {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "scripts/keys.ts",
+      "create",
+      "--tier",
+      tier,
+      "--name",
+      name,
+      "--account",
+      "cluster-test",
+    ],
+    cwd: repoRoot,
+    env: { SERVICE_DATABASE_URL: cluster.databases.service, REDIS_URL: cluster.redisUrl, NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (out.code !== 0) throw new Error(`keys create: ${new TextDecoder().decode(out.stderr)}`);
+  return new TextDecoder().decode(out.stdout).trim().split("\n").at(-1)!.trim();
 };

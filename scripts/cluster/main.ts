@@ -246,6 +246,7 @@ cluster ready in ${seconds()} (temp dir ${dir}, logs there)
       databases,
       replica: { mainnet: replica.url("mainnet"), preprod: replica.url("preprod") },
       primaryPid: await primary.pid(),
+      replicaPid: await replica.pid(),
       redisPid: redis.pid,
     };
     await Deno.writeTextFile(values.describe, JSON.stringify(description));
