@@ -2,8 +2,9 @@
  * Past one machine (issue 22), on the cluster harness (scripts/cluster: a PostgreSQL primary and replica, a
  * private Redis, three instances of src/main.ts, HAProxy in front), everything through HAProxy: the load spreads
  * over the three; each client is throttled by its own address; a key revoked on one instance is refused by all
- * within a second (measured; allowed 10 s); one FREE key holds 100 answers in every one-second window across the
- * instances and exactly its daily quota (DAILY_QUOTA_FREE, lowered here), and the usage rows sum to what was
+ * within a second (measured; allowed 10 s); one FREE key holds 100 grants in every one-second window across the
+ * instances (the limiter's own log in Redis, read as it goes; the clients' view is printed too) and exactly its
+ * daily quota (DAILY_QUOTA_FREE, lowered here), and the usage rows sum to what was
  * served; one instance killed (SIGKILL) under load fails no request beyond those in flight on it. The failed-key
  * throttle is each instance's own (src/server/auth_failures.ts), so behind three a client has three allowances.
  * The figures are printed (`cluster figure: ...`) for the README.
@@ -136,6 +137,21 @@ Deno.test({
             cluster,
             "select id::text as id from cds.api_key where name = 'cluster'",
           );
+          // the decisions as the limiter made them: its sliding logs in Redis (a grant stays in one for a second at
+          // least), read every 100 ms; member -> the granting instance's clock
+          const { Redis } = await import("ioredis");
+          const redis = new Redis(cluster.redisUrl);
+          const decided = new Map<string, number>();
+          let reading = true;
+          const reader = (async () => {
+            while (reading) {
+              for (const set of await redis.keys("cds:*:rl:*:s")) {
+                const entries = await redis.zrange(set, 0, -1, "WITHSCORES");
+                for (let i = 0; i < entries.length; i += 2) decided.set(entries[i]!, Number(entries[i + 1]));
+              }
+              await sleep(100);
+            }
+          })();
           // as fast as 32 clients go, until the daily quota has refused 50
           const answers: Array<{ sent: number; at: number; status: number; text: string; by: string }> = [];
           const started = performance.now();
@@ -148,6 +164,16 @@ Deno.test({
               if (r.status === 429 && r.text.includes("Daily request limit")) dailyRefused++;
             }
           }));
+          await sleep(300);
+          reading = false;
+          await reader;
+          redis.disconnect();
+          const grants = [...decided.values()].sort((a, b) => a - b);
+          let mostDecided = 0;
+          for (let i = 0, j = 0; i < grants.length; i++) {
+            while (j < grants.length && grants[j]! < grants[i]! + 1000) j++;
+            mostDecided = Math.max(mostDecided, j - i);
+          }
           const rateRefused = answers.filter((a) =>
             a.status === 429 && !a.text.includes("Daily request limit")
           );
@@ -177,9 +203,12 @@ Deno.test({
             } s, ${served.length} answered 200 (quota ${dailyQuota}), by ${
               JSON.stringify(Object.fromEntries(byInstance))
             }; ` +
-              `at most ${most} 200s sent and answered within one 1-s window (limit ${freeRate}; ${mostByArrival} ` +
-              `by arrival time alone); ${rateRefused.length} refused by the rate, ${dailyRefused} by the quota`,
+              `at most ${mostDecided} grants in any 1-s window of the limiter's log (${grants.length} read), ${most} ` +
+              `200s sent and answered within one (limit ${freeRate}; ${mostByArrival} by arrival time alone, ` +
+              `latency jitter included); ${rateRefused.length} refused by the rate, ${dailyRefused} by the quota`,
           );
+          assert.equal(grants.length, dailyQuota, "every grant read from the limiter's log");
+          assert.ok(mostDecided <= freeRate, `${mostDecided} grants in one second`);
           assert.ok(rateRefused.length > 0, "the clients asked for more than the rate");
           assert.ok(most <= freeRate * 1.02, `${most} answers in one second`);
           assert.equal(served.length, dailyQuota, "exactly the daily quota");
