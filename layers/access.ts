@@ -135,238 +135,239 @@ export const rateLimitedCounter = (metrics: MetricsShape) =>
 /** How often the key store's change counter is read: alone, or behind announcements on Redis. */
 export const keyPollMs = { alone: 250, behindRedis: 5_000 } as const;
 
-export const AccessLive: Layer.Layer<Access, never, KeyStore | KeyChanges | RateLimiter | Usage> = Layer
-  .scoped(
-    Access,
-    Effect.gen(function* () {
-      const store = yield* KeyStore;
-      const limiter = yield* RateLimiter;
-      const usage = yield* Usage;
-      // counted where refusals are decided (the router, the Ogmios submissions), when the app has metrics
-      const metrics = Option.getOrUndefined(yield* Effect.serviceOption(Metrics));
-      const rateLimited = metrics && rateLimitedCounter(metrics);
-      const authFailed = metrics?.counter(
-        "cds_auth_failures_total",
-        "Requests refused for their key: 401 (missing, unknown, revoked, expired), 403 (inactive).",
-        ["status"],
-      );
-      const counted = (denied: AccessDenied): AccessDenied => {
-        if (denied.status === 429) rateLimited?.labels(denied.limit?.exceeded ?? "rate").inc();
-        else authFailed?.labels(denied.status).inc();
-        return denied;
-      };
-      const known = new Map<string, KeyRecord>();
-      /** Secrets no key has, with when that answer expires. */
-      const unknown = new Map<string, number>();
-      const watchers = new Map<string, Set<(denied: AccessDenied) => void>>();
-      /** Moves whenever the caches are cleared, so a read that started before a key change is not remembered. */
-      let epoch = 0;
-      /** The cached answer: a record, null for a key known not to exist, undefined when a read must decide. */
-      const cached = (secret: string, now: number): KeyRecord | null | undefined => {
-        const record = known.get(secret);
-        if (record) return record;
-        const until = unknown.get(secret);
-        if (until === undefined) return undefined;
-        if (until > now) return null;
+type AccessNeeds = KeyStore | KeyChanges | RateLimiter | Usage;
+
+export const AccessLive: Layer.Layer<Access, never, AccessNeeds> = Layer.scoped(
+  Access,
+  Effect.gen(function* () {
+    const store = yield* KeyStore;
+    const limiter = yield* RateLimiter;
+    const usage = yield* Usage;
+    // counted where refusals are decided (the router, the Ogmios submissions), when the app has metrics
+    const metrics = Option.getOrUndefined(yield* Effect.serviceOption(Metrics));
+    const rateLimited = metrics && rateLimitedCounter(metrics);
+    const authFailed = metrics?.counter(
+      "cds_auth_failures_total",
+      "Requests refused for their key: 401 (missing, unknown, revoked, expired), 403 (inactive).",
+      ["status"],
+    );
+    const counted = (denied: AccessDenied): AccessDenied => {
+      if (denied.status === 429) rateLimited?.labels(denied.limit?.exceeded ?? "rate").inc();
+      else authFailed?.labels(denied.status).inc();
+      return denied;
+    };
+    const known = new Map<string, KeyRecord>();
+    /** Secrets no key has, with when that answer expires. */
+    const unknown = new Map<string, number>();
+    const watchers = new Map<string, Set<(denied: AccessDenied) => void>>();
+    /** Moves whenever the caches are cleared, so a read that started before a key change is not remembered. */
+    let epoch = 0;
+    /** The cached answer: a record, null for a key known not to exist, undefined when a read must decide. */
+    const cached = (secret: string, now: number): KeyRecord | null | undefined => {
+      const record = known.get(secret);
+      if (record) return record;
+      const until = unknown.get(secret);
+      if (until === undefined) return undefined;
+      if (until > now) return null;
+      unknown.delete(secret);
+      return undefined;
+    };
+    const remember = (secret: string, record: KeyRecord | null, now: number) => {
+      if (record) {
         unknown.delete(secret);
-        return undefined;
-      };
-      const remember = (secret: string, record: KeyRecord | null, now: number) => {
-        if (record) {
-          unknown.delete(secret);
-          setBounded(known, secret, record);
-        } else {
-          known.delete(secret);
-          setBounded(unknown, secret, now + unknownForMs);
-        }
-      };
+        setBounded(known, secret, record);
+      } else {
+        known.delete(secret);
+        setBounded(unknown, secret, now + unknownForMs);
+      }
+    };
 
-      const lookup = (secret: string) =>
-        Effect.gen(function* () {
-          const now = yield* Clock.currentTimeMillis;
-          const hit = cached(secret, now);
-          if (hit !== undefined) return hit;
-          const started = epoch;
-          const record = Option.getOrNull(yield* store.findBySecret(secret));
-          if (started === epoch) {
-            remember(secret, record, now);
-            if (record) usage.observeCredits(record.accountId, record.credits);
-          }
-          return record;
-        });
-
-      /** Status and expiry of a resolved key: a refusal, or undefined when the key may proceed. */
-      const keyRefusal = (secret: string | undefined, key: KeyRecord | null | undefined, now: number) => {
-        if (secret === undefined || secret === "") {
-          return new AccessDenied({ status: 401, message: keyRequired });
-        }
-        if (key === null || key === undefined) {
-          return new AccessDenied({ status: 401, message: "Invalid API key" });
-        }
-        if (key.status === "revoked") return new AccessDenied({ status: 401, message: "Key revoked" });
-        if (key.expiresAt !== null && key.expiresAt.getTime() <= now) {
-          return new AccessDenied({ status: 401, message: "API key expired" });
-        }
-        if (key.status === "inactive") {
-          return new AccessDenied({ status: 403, message: "API key is inactive" });
-        }
-        if (key.accountDisabled) {
-          return new AccessDenied({ status: 403, message: "This key's account is disabled" });
-        }
-        return undefined;
-      };
-
-      /** Permissions and credits: a refusal, or undefined when the request may spend its budgets. */
-      const requestRefusal = (key: KeyRecord, family: Family, spend: Spend, network: Network | undefined) => {
-        const lacks = permissionRefusal(key.permissions, network, keyFamiliesOf(family, spend));
-        if (lacks !== undefined) return new AccessDenied({ status: 403, message: lacks });
-        if (key.credits !== null && !usage.hasCredit(key.accountId, key.credits)) {
-          return new AccessDenied({ status: 401, message: insufficientCredits });
-        }
-        return undefined;
-      };
-
-      /** After the limiter spoke: a refusal, or the grant with usage counted. */
-      const settle = (
-        key: KeyRecord,
-        family: Family,
-        spend: Spend,
-        limit: LimitDecision | undefined,
-        now: number,
-      ) => {
-        if (limit && !limit.allowed) {
-          usage.recordRefused(key.id, family, now);
-          return new AccessDenied({ status: 429, message: refusal(limit, key.tier), limit });
-        }
-        if (key.credits !== null && !usage.spendCredit(key.accountId, key.credits)) {
-          return new AccessDenied({ status: 401, message: insufficientCredits });
-        }
-        usage.record(key.id, family, now);
-        if (spend === "submission") usage.recordSubmission(key.id, now);
-        return { key, limit, at: now } satisfies Grant;
-      };
-
-      /** A limiter that cannot decide serves the request, logged (undefined: no decision). */
-      const orUnlimited = (decision: Effect.Effect<LimitDecision, RateLimiterUnavailable>) =>
-        decision.pipe(
-          Effect.tapError((e) =>
-            Effect.logWarning(`rate limiter unavailable, serving unlimited: ${e.message}`)
-          ),
-          Effect.option,
-          Effect.map(Option.getOrUndefined),
-        );
-
-      const authorizeNow: AccessShape["authorizeNow"] = (secret, family, spend, now, network) => {
-        const key = secret && looksLikeApiKey(secret) ? cached(secret, now) : null;
-        if (key === undefined) return undefined;
-        const refused = keyRefusal(secret, key, now) ?? requestRefusal(key!, family, spend, network);
-        if (refused) return counted(refused);
-        if (!limiter.consumeNow) return undefined;
-        const outcome = settle(
-          key!,
-          family,
-          spend,
-          limiter.consumeNow(key!.budget, key!.tier, spend, now),
-          now,
-        );
-        return outcome instanceof AccessDenied ? counted(outcome) : outcome;
-      };
-
-      const authorize: AccessShape["authorize"] = (secret, family, spend, network) =>
-        Effect.gen(function* () {
-          const now = yield* Clock.currentTimeMillis;
-          const key = secret && looksLikeApiKey(secret) ? yield* lookup(secret) : null;
-          const refused = keyRefusal(secret, key, now) ?? requestRefusal(key!, family, spend, network);
-          if (refused) return yield* counted(refused);
-          const limit = yield* orUnlimited(limiter.consume(key!.budget, key!.tier, spend));
-          const outcome = settle(key!, family, spend, limit, now);
-          return outcome instanceof AccessDenied ? yield* counted(outcome) : outcome;
-        });
-
-      const spendSubmission: AccessShape["spendSubmission"] = ({ key, at }, network) =>
-        Effect.gen(function* () {
-          const lacks = permissionRefusal(key.permissions, network, keyFamiliesOf("ogmios", "submission"));
-          if (lacks !== undefined) return yield* counted(new AccessDenied({ status: 403, message: lacks }));
-          const limit = yield* orUnlimited(limiter.consumeSubmission(key.budget, key.tier));
-          const now = yield* Clock.currentTimeMillis;
-          if (limit && !limit.allowed) {
-            usage.recordRefusedInstead(key.id, "ogmios", at, now);
-            return yield* counted(
-              new AccessDenied({ status: 429, message: refusal(limit, key.tier), limit }),
-            );
-          }
-          usage.recordSubmission(key.id, now);
-        });
-
-      const budgetUse: AccessShape["budgetUse"] = (key) =>
-        limiter.use(key.budget).pipe(Effect.option, Effect.map(Option.getOrUndefined));
-
-      const charge: AccessShape["charge"] = (key) =>
-        limiter.consumeNow
-          ? Effect.map(
-            Clock.currentTimeMillis,
-            (now) => void limiter.consumeNow!(key.budget, key.tier, "request", now),
-          )
-          : Effect.ignore(limiter.consume(key.budget, key.tier, "request"));
-
-      /**
-       * Tells the watchers of keys that stopped being valid, once. A watched key is read again after the poll
-       * cleared the caches (one read per watched key per change); a key store that cannot answer ends nothing.
-       */
-      const checkWatched = Effect.gen(function* () {
+    const lookup = (secret: string) =>
+      Effect.gen(function* () {
         const now = yield* Clock.currentTimeMillis;
-        for (const [secret, listeners] of [...watchers]) {
-          const key = yield* Effect.orElseSucceed(lookup(secret), () => undefined);
-          if (key === undefined) continue;
-          const refused = keyRefusal(secret, key, now);
-          if (!refused) continue;
-          watchers.delete(secret);
-          for (const listener of listeners) listener(refused);
+        const hit = cached(secret, now);
+        if (hit !== undefined) return hit;
+        const started = epoch;
+        const record = Option.getOrNull(yield* store.findBySecret(secret));
+        if (started === epoch) {
+          remember(secret, record, now);
+          if (record) usage.observeCredits(record.accountId, record.credits);
         }
+        return record;
       });
 
-      let generation = yield* Effect.orElseSucceed(store.generation, () => -1);
-      const poll = Effect.flatMap(Effect.either(store.generation), (g) => {
-        const changed = g._tag === "Right" && g.right !== generation;
-        if (changed) {
-          generation = g.right;
-          epoch++;
-          known.clear();
-          unknown.clear();
-        }
-        return watchers.size > 0 ? checkWatched : Effect.void;
-      });
-      const changes = yield* KeyChanges;
-      const pollMs = changes.shared ? keyPollMs.behindRedis : keyPollMs.alone;
-      yield* Effect.forkScoped(Effect.repeat(poll, Schedule.spaced(pollMs)));
+    /** Status and expiry of a resolved key: a refusal, or undefined when the key may proceed. */
+    const keyRefusal = (secret: string | undefined, key: KeyRecord | null | undefined, now: number) => {
+      if (secret === undefined || secret === "") {
+        return new AccessDenied({ status: 401, message: keyRequired });
+      }
+      if (key === null || key === undefined) {
+        return new AccessDenied({ status: 401, message: "Invalid API key" });
+      }
+      if (key.status === "revoked") return new AccessDenied({ status: 401, message: "Key revoked" });
+      if (key.expiresAt !== null && key.expiresAt.getTime() <= now) {
+        return new AccessDenied({ status: 401, message: "API key expired" });
+      }
+      if (key.status === "inactive") {
+        return new AccessDenied({ status: 403, message: "API key is inactive" });
+      }
+      if (key.accountDisabled) {
+        return new AccessDenied({ status: 403, message: "This key's account is disabled" });
+      }
+      return undefined;
+    };
 
-      // an announced change drops that key (or account's keys, or all); unknown keys may have just been created
-      const runtime = yield* Effect.runtime<never>();
-      yield* changes.subscribe((change) => {
+    /** Permissions and credits: a refusal, or undefined when the request may spend its budgets. */
+    const requestRefusal = (key: KeyRecord, family: Family, spend: Spend, network: Network | undefined) => {
+      const lacks = permissionRefusal(key.permissions, network, keyFamiliesOf(family, spend));
+      if (lacks !== undefined) return new AccessDenied({ status: 403, message: lacks });
+      if (key.credits !== null && !usage.hasCredit(key.accountId, key.credits)) {
+        return new AccessDenied({ status: 401, message: insufficientCredits });
+      }
+      return undefined;
+    };
+
+    /** After the limiter spoke: a refusal, or the grant with usage counted. */
+    const settle = (
+      key: KeyRecord,
+      family: Family,
+      spend: Spend,
+      limit: LimitDecision | undefined,
+      now: number,
+    ) => {
+      if (limit && !limit.allowed) {
+        usage.recordRefused(key.id, family, now);
+        return new AccessDenied({ status: 429, message: refusal(limit, key.tier), limit });
+      }
+      if (key.credits !== null && !usage.spendCredit(key.accountId, key.credits)) {
+        return new AccessDenied({ status: 401, message: insufficientCredits });
+      }
+      usage.record(key.id, family, now);
+      if (spend === "submission") usage.recordSubmission(key.id, now);
+      return { key, limit, at: now } satisfies Grant;
+    };
+
+    /** A limiter that cannot decide serves the request, logged (undefined: no decision). */
+    const orUnlimited = (decision: Effect.Effect<LimitDecision, RateLimiterUnavailable>) =>
+      decision.pipe(
+        Effect.tapError((e) =>
+          Effect.logWarning(`rate limiter unavailable, serving unlimited: ${e.message}`)
+        ),
+        Effect.option,
+        Effect.map(Option.getOrUndefined),
+      );
+
+    const authorizeNow: AccessShape["authorizeNow"] = (secret, family, spend, now, network) => {
+      const key = secret && looksLikeApiKey(secret) ? cached(secret, now) : null;
+      if (key === undefined) return undefined;
+      const refused = keyRefusal(secret, key, now) ?? requestRefusal(key!, family, spend, network);
+      if (refused) return counted(refused);
+      if (!limiter.consumeNow) return undefined;
+      const outcome = settle(
+        key!,
+        family,
+        spend,
+        limiter.consumeNow(key!.budget, key!.tier, spend, now),
+        now,
+      );
+      return outcome instanceof AccessDenied ? counted(outcome) : outcome;
+    };
+
+    const authorize: AccessShape["authorize"] = (secret, family, spend, network) =>
+      Effect.gen(function* () {
+        const now = yield* Clock.currentTimeMillis;
+        const key = secret && looksLikeApiKey(secret) ? yield* lookup(secret) : null;
+        const refused = keyRefusal(secret, key, now) ?? requestRefusal(key!, family, spend, network);
+        if (refused) return yield* counted(refused);
+        const limit = yield* orUnlimited(limiter.consume(key!.budget, key!.tier, spend));
+        const outcome = settle(key!, family, spend, limit, now);
+        return outcome instanceof AccessDenied ? yield* counted(outcome) : outcome;
+      });
+
+    const spendSubmission: AccessShape["spendSubmission"] = ({ key, at }, network) =>
+      Effect.gen(function* () {
+        const lacks = permissionRefusal(key.permissions, network, keyFamiliesOf("ogmios", "submission"));
+        if (lacks !== undefined) return yield* counted(new AccessDenied({ status: 403, message: lacks }));
+        const limit = yield* orUnlimited(limiter.consumeSubmission(key.budget, key.tier));
+        const now = yield* Clock.currentTimeMillis;
+        if (limit && !limit.allowed) {
+          usage.recordRefusedInstead(key.id, "ogmios", at, now);
+          return yield* counted(
+            new AccessDenied({ status: 429, message: refusal(limit, key.tier), limit }),
+          );
+        }
+        usage.recordSubmission(key.id, now);
+      });
+
+    const budgetUse: AccessShape["budgetUse"] = (key) =>
+      limiter.use(key.budget).pipe(Effect.option, Effect.map(Option.getOrUndefined));
+
+    const charge: AccessShape["charge"] = (key) =>
+      limiter.consumeNow
+        ? Effect.map(
+          Clock.currentTimeMillis,
+          (now) => void limiter.consumeNow!(key.budget, key.tier, "request", now),
+        )
+        : Effect.ignore(limiter.consume(key.budget, key.tier, "request"));
+
+    /**
+     * Tells the watchers of keys that stopped being valid, once. A watched key is read again after the poll
+     * cleared the caches (one read per watched key per change); a key store that cannot answer ends nothing.
+     */
+    const checkWatched = Effect.gen(function* () {
+      const now = yield* Clock.currentTimeMillis;
+      for (const [secret, listeners] of [...watchers]) {
+        const key = yield* Effect.orElseSucceed(lookup(secret), () => undefined);
+        if (key === undefined) continue;
+        const refused = keyRefusal(secret, key, now);
+        if (!refused) continue;
+        watchers.delete(secret);
+        for (const listener of listeners) listener(refused);
+      }
+    });
+
+    let generation = yield* Effect.orElseSucceed(store.generation, () => -1);
+    const poll = Effect.flatMap(Effect.either(store.generation), (g) => {
+      const changed = g._tag === "Right" && g.right !== generation;
+      if (changed) {
+        generation = g.right;
         epoch++;
+        known.clear();
         unknown.clear();
-        if (change.keyId === undefined && change.accountId === undefined) known.clear();
-        else {
-          for (const [secret, record] of known) {
-            if (record.id === change.keyId || record.accountId === change.accountId) known.delete(secret);
-          }
+      }
+      return watchers.size > 0 ? checkWatched : Effect.void;
+    });
+    const changes = yield* KeyChanges;
+    const pollMs = changes.shared ? keyPollMs.behindRedis : keyPollMs.alone;
+    yield* Effect.forkScoped(Effect.repeat(poll, Schedule.spaced(pollMs)));
+
+    // an announced change drops that key (or account's keys, or all); unknown keys may have just been created
+    const runtime = yield* Effect.runtime<never>();
+    yield* changes.subscribe((change) => {
+      epoch++;
+      unknown.clear();
+      if (change.keyId === undefined && change.accountId === undefined) known.clear();
+      else {
+        for (const [secret, record] of known) {
+          if (record.id === change.keyId || record.accountId === change.accountId) known.delete(secret);
         }
-        if (watchers.size > 0) Runtime.runFork(runtime)(checkWatched);
-      });
+      }
+      if (watchers.size > 0) Runtime.runFork(runtime)(checkWatched);
+    });
 
-      const watch: AccessShape["watch"] = (secret, onRefused) => {
-        let listeners = watchers.get(secret);
-        if (!listeners) watchers.set(secret, listeners = new Set());
-        listeners.add(onRefused);
-        return () => {
-          listeners.delete(onRefused);
-          if (listeners.size === 0 && watchers.get(secret) === listeners) watchers.delete(secret);
-        };
+    const watch: AccessShape["watch"] = (secret, onRefused) => {
+      let listeners = watchers.get(secret);
+      if (!listeners) watchers.set(secret, listeners = new Set());
+      listeners.add(onRefused);
+      return () => {
+        listeners.delete(onRefused);
+        if (listeners.size === 0 && watchers.get(secret) === listeners) watchers.delete(secret);
       };
+    };
 
-      const isCached: AccessShape["isCached"] = (secret, now) =>
-        !secret || !looksLikeApiKey(secret) || cached(secret, now) !== undefined;
+    const isCached: AccessShape["isCached"] = (secret, now) =>
+      !secret || !looksLikeApiKey(secret) || cached(secret, now) !== undefined;
 
-      return { authorize, authorizeNow, isCached, spendSubmission, budgetUse, charge, watch };
-    }),
-  );
+    return { authorize, authorizeNow, isCached, spendSubmission, budgetUse, charge, watch };
+  }),
+);
