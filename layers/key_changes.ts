@@ -82,17 +82,29 @@ export const KeyChangesRedis = (url: string): Layer.Layer<KeyChanges, never, Ser
     KeyChanges,
     Effect.gen(function* () {
       const { sql } = yield* ServiceDatabase;
+      const local = makeLocal();
       const installation = yield* sql<{ uuid: string }>`select uuid::text as uuid from cds.installation`.pipe(
-        Effect.map((rows) => rows[0]!.uuid),
-        Effect.orDie,
+        Effect.map((rows) => rows[0]?.uuid),
+        Effect.catchAll((e) =>
+          Effect.as(Effect.logWarning(`key changes stay local: ${e.message}`), undefined)
+        ),
       );
+      // without the installation's id there is no channel: this instance hears its own changes, the poll the rest
+      if (installation === undefined) {
+        return {
+          publish: (change) => Effect.sync(() => local.tell(change)),
+          subscribe: local.subscribe,
+          shared: false,
+        };
+      }
       const channel = keyChangesChannel(installation);
       const { Redis } = yield* Effect.promise(() => import("ioredis"));
-      const local = makeLocal();
       // a subscribed connection can do nothing else, hence two; both connect in the background
       const open = (options: typeof clientOptions | Pick<typeof clientOptions, "retryStrategy">) =>
-        Effect.acquireRelease(Effect.sync(() => new Redis(url, options)), (c) =>
-          Effect.sync(() => c.disconnect()));
+        Effect.acquireRelease(
+          Effect.sync(() => new Redis(url, options)),
+          (c) => Effect.sync(() => c.disconnect()),
+        );
       const publisher = yield* open(clientOptions);
       const subscriber = yield* open({ retryStrategy: clientOptions.retryStrategy });
       publisher.on("error", () => {});
@@ -105,8 +117,7 @@ export const KeyChangesRedis = (url: string): Layer.Layer<KeyChanges, never, Ser
         }
         connectedBefore = true;
       });
-      subscriber.on("message", (_channel: string, text: string) =>
-        local.tell(decodeKeyChange(text)));
+      subscriber.on("message", (_channel: string, text: string) => local.tell(decodeKeyChange(text)));
       subscriber.subscribe(channel).catch(() => {});
       return {
         publish: (change) =>

@@ -165,9 +165,10 @@ for (const instances of [1, 2, 3] as const) {
   }
 }
 
+const load = (await Deno.readTextFile("/proc/loadavg")).split(" ").slice(0, 3).join(" ");
 console.log(
   `\nwrk -t2 -c${connections} -d${seconds}s through HAProxy, loopback, ${navigator.hardwareConcurrency} cores ` +
-    `(client, proxy, instances, PostgreSQL and Redis share them)\n`,
+    `(client, proxy, instances, PostgreSQL and Redis share them), load average at the end ${load}\n`,
 );
 console.log("| instances | endpoint | req/s | p50 | p99 | errors | CPU s during the run | machine busy |");
 console.log("|---|---|---:|---:|---:|---:|---|---:|");
