@@ -2,7 +2,7 @@
  * Past one machine (issue 22), on the cluster harness (scripts/cluster: a PostgreSQL primary and replica, a
  * private Redis, three instances of src/main.ts, HAProxy in front), everything through HAProxy: the load spreads
  * over the three; each client is throttled by its own address; a key revoked on one instance is refused by all
- * within a second (measured; allowed 10 s); one FREE key holds 100 grants in every one-second window across the
+ * within a second (measured; allowed 10 s); one FREE key holds its rate in every one-second window across the
  * instances (the limiter's own log in Redis, read as it goes; the clients' view is printed too) and exactly its
  * daily quota (DAILY_QUOTA_FREE, lowered here), and the usage rows sum to what was
  * served; one instance killed (SIGKILL) under load fails no request beyond those in flight on it. The failed-key
@@ -17,7 +17,11 @@ import { requestFrom } from "../support/source_address_http.ts";
 
 const dailyQuota = 500;
 const failuresPer10s = 5;
-const freeRate = 100;
+/**
+ * The FREE rate for this test (RATE_LIMIT_FREE; the spec's default is 100): the same sliding log at half the
+ * rate, which 32 clients exceed even on a loaded 2-core machine, where the whole stack serves 40-150 per second.
+ */
+const freeRate = 50;
 const block = "/v2/explorer/mainnet/block/1000";
 
 const figure = (text: string) => console.log(`cluster figure: ${text}`);
@@ -45,7 +49,11 @@ Deno.test({
   sanitizeOps: false,
   fn: async (t) => {
     const cluster = await runCluster({
-      instanceEnv: { DAILY_QUOTA_FREE: String(dailyQuota), AUTH_FAILURES_PER_10S: String(failuresPer10s) },
+      instanceEnv: {
+        DAILY_QUOTA_FREE: String(dailyQuota),
+        RATE_LIMIT_FREE: String(freeRate),
+        AUTH_FAILURES_PER_10S: String(failuresPer10s),
+      },
     });
     try {
       const { base } = cluster;
@@ -130,7 +138,7 @@ Deno.test({
       });
 
       await t.step(
-        "one FREE key: 100 per second in every window over three instances, its quota, its usage",
+        "one FREE key: its rate in every one-second window over three instances, its quota, its usage",
         async () => {
           const key = cluster.key; // the harness's FREE key (operator account: a budget of its own)
           const [keyRow] = await queryService<{ id: string }>(
