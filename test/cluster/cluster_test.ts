@@ -163,6 +163,7 @@ Deno.test({
           // as fast as 32 clients go, until the daily quota has refused 50
           const answers: Array<{ sent: number; at: number; status: number; text: string; by: string }> = [];
           const started = performance.now();
+          const startedAt = Date.now(); // the instances' clock, which the limiter's log holds
           let dailyRefused = 0;
           await Promise.all(Array.from({ length: 32 }, async () => {
             while (dailyRefused < 50 && performance.now() - started < 60_000) {
@@ -176,7 +177,8 @@ Deno.test({
           reading = false;
           await reader;
           redis.disconnect();
-          const grants = [...decided.values()].sort((a, b) => a - b);
+          // this key's grants only (the step before ended with other keys' grants, still in their logs)
+          const grants = [...decided.values()].filter((at) => at >= startedAt).sort((a, b) => a - b);
           let mostDecided = 0;
           for (let i = 0, j = 0; i < grants.length; i++) {
             while (j < grants.length && grants[j]! < grants[i]! + 1000) j++;
