@@ -245,13 +245,11 @@ const checkUtxosWithSql = async (
     })),
     collateralOutputs,
   );
-  for (const o of utxos.outputs.filter((o: Json) => o.collateral)) {
-    // a valid transaction's collateral return never existed; a failed one's is a real output (its spender checked
-    // against the explorer)
-    if (utxos.outputs.some((o: Json) => !o.collateral)) {
-      for (const o of utxos.outputs.filter((o: Json) => o.collateral)) {
-        assert.equal(o.consumed_by_tx ?? null, null);
-      }
+  // a valid transaction's collateral return never existed; a failed one's is a real output (its spender checked
+  // against the explorer)
+  if (utxos.outputs.some((o: Json) => !o.collateral)) {
+    for (const o of utxos.outputs.filter((o: Json) => o.collateral)) {
+      assert.equal(o.consumed_by_tx ?? null, null);
     }
   }
   const sqlRedeemers = await rows(
