@@ -23,6 +23,10 @@
  *   `collateral` lists the consumed collateral inputs (the tx_in rows), `outputs` holds the collateral return as
  *   the one output the transaction created, and the other lists are empty. `validContract: false` tells them apart.
  * - Reference inputs are not part of the spec's Transaction and are not reported (they are not in `inputs`).
+ *   `transactionDetailByHash` (a UTxO-level view: Blockfrost's /txs/{hash}/utxos) reads them too
+ *   (idx_cds_reference_tx_in_tx_in_id), with a valid transaction's collateral return (collateral_tx_out,
+ *   idx_cds_collateral_tx_out_tx_id), its redeemers (idx_cds_redeemer_tx_id) and MIR certificates (reserve and
+ *   treasury, idx_*_tx_id), in the same round of statements as the rest.
  * - Certificates, ordered by cert_index, in the spec's nine types. A Conway combined certificate writes several
  *   rows with the same (tx_id, cert_index): delegation + delegation_vote is ONE `stake_vote_delegation`; a
  *   registration combined with a delegation is reported as `stake_registration` followed by the delegation part

@@ -3,9 +3,11 @@
  * malformed) against Blockfrost's published schema; content, counts, UTxOs (spent, collateral and reference
  * inputs, outputs with their spenders, collateral returns), metadata and redeemers against SQL on db-sync's rows
  * and against our explorer's answer for the same transaction; CBOR that db-sync did not keep is a 404 that says
- * so. Submission is in tx_submit_test.ts (it needs the devnet).
+ * so; Lucid Evolution's provider reads outputs by reference through /utxos. Submission is in tx_submit_test.ts
+ * (it needs the devnet).
  */
 import assert from "node:assert/strict";
+import { Blockfrost } from "@lucid-evolution/provider";
 import type { Network } from "@schemas/network.ts";
 import {
   assertBlockfrostShape,
@@ -245,13 +247,11 @@ const checkUtxosWithSql = async (
     })),
     collateralOutputs,
   );
-  for (const o of utxos.outputs.filter((o: Json) => o.collateral)) {
-    // a valid transaction's collateral return never existed; a failed one's is a real output (its spender checked
-    // against the explorer)
-    if (utxos.outputs.some((o: Json) => !o.collateral)) {
-      for (const o of utxos.outputs.filter((o: Json) => o.collateral)) {
-        assert.equal(o.consumed_by_tx ?? null, null);
-      }
+  // a valid transaction's collateral return never existed; a failed one's is a real output (its spender checked
+  // against the explorer)
+  if (utxos.outputs.some((o: Json) => !o.collateral)) {
+    for (const o of utxos.outputs.filter((o: Json) => o.collateral)) {
+      assert.equal(o.consumed_by_tx ?? null, null);
     }
   }
   const sqlRedeemers = await rows(
@@ -309,6 +309,37 @@ Deno.test({
           assert.equal(upper.status, 200);
           assert.equal(upper.body.hash, cases.tokens);
         });
+
+        await t.step(
+          `${network}: Lucid Evolution's provider reads outputs by reference from /utxos`,
+          async () => {
+            const lucid = new Blockfrost(f.baseUrl(network), f.key);
+            for (const name of ["tokens", "an inline datum", "a reference script output"]) {
+              const hash = cases[name]!;
+              const outputs = (await f.bf(`/txs/${hash}/utxos`, network)).body.outputs;
+              const refs = outputs.map((o: Json) => ({ txHash: hash, outputIndex: o.output_index }));
+              const read = await lucid.getUtxosByOutRef(refs);
+              const unspent = outputs.filter((o: Json) => !o.consumed_by_tx);
+              assert.deepEqual(
+                read.map((u) => ({
+                  outputIndex: u.outputIndex,
+                  address: u.address,
+                  assets: u.assets,
+                  datum: u.datum ?? null,
+                  script: u.scriptRef !== undefined && u.scriptRef !== null,
+                })),
+                unspent.map((o: Json) => ({
+                  outputIndex: o.output_index,
+                  address: o.address,
+                  assets: Object.fromEntries(o.amount.map((a: Json) => [a.unit, BigInt(a.quantity)])),
+                  datum: o.inline_datum,
+                  script: o.reference_script_hash !== null,
+                })),
+                name,
+              );
+            }
+          },
+        );
 
         await t.step(`${network}: CBOR db-sync did not keep, unknown and malformed hashes`, async () => {
           const cbor = await f.bf(`/txs/${cases.tokens}/cbor`, network);
