@@ -38,11 +38,20 @@ export interface TipPosition {
   readonly epochSlotNo: number;
 }
 
-export const tipPosition = (sql: SqlClient): Effect.Effect<TipPosition | undefined, SqlError> =>
+/**
+ * The newest block, or the newest at or below `atMostBlockNo`: the tip the service reports when the database is
+ * given as several URLs (replicas), which a member ahead of the others must not overtake.
+ */
+export const tipPosition = (
+  sql: SqlClient,
+  options: { readonly atMostBlockNo?: number | undefined } = {},
+): Effect.Effect<TipPosition | undefined, SqlError> =>
   Effect.map(
     sql<{ blockNo: number; slotNo: string; epochNo: number; epochSlotNo: number }>`
       select block_no as "blockNo", slot_no::text as "slotNo", epoch_no as "epochNo", epoch_slot_no as "epochSlotNo"
-      from block where block_no is not null order by id desc limit 1`,
+      from block where block_no is not null${
+      options.atMostBlockNo === undefined ? sql`` : sql` and block_no <= ${options.atMostBlockNo}`
+    } order by id desc limit 1`,
     ([r]) => (r ? { ...r, slotNo: Number(r.slotNo) } : undefined),
   );
 
