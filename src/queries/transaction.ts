@@ -443,7 +443,18 @@ export interface TransactionDetail {
   readonly outputs: ReadonlyArray<DetailedOutput>;
   readonly redeemers: ReadonlyArray<Redeemer>;
   readonly mirCertificates: number;
+  /** Each metadata label's value as its CBOR (hex), as db-sync keeps it (`tx_metadata.bytes`). */
+  readonly metadataCbor: ReadonlyArray<MetadataCbor>;
 }
+
+export interface MetadataCbor {
+  readonly key: string;
+  readonly cbor: string;
+}
+
+const metadataCbor = (sql: SqlClient, txId: string) =>
+  sql<MetadataCbor>`
+    select key::text as key, encode(bytes, 'hex') as cbor from tx_metadata where tx_id = ${txId} order by id`;
 
 const redeemers = (sql: SqlClient, txId: string) =>
   sql<Redeemer>`
@@ -502,6 +513,7 @@ export const transactionDetailByHash = (
       ],
       redeemers: detail!.redeemerRows,
       mirCertificates: detail!.mir[0]?.count ?? 0,
+      metadataCbor: detail!.metadataCborRows,
     };
   });
 
@@ -515,7 +527,7 @@ const readTransaction = (sql: SqlClient, hash: string, spentTracking: SpentTrack
     if (!h) return undefined;
     const [
       [spentRows, outputRows, collateralRows, certRows, withdrawalRows, mintRows, metadataRows, [paid]],
-      [referenceRows, collateralOutputRows, redeemerRows, mir],
+      [referenceRows, collateralOutputRows, redeemerRows, mir, metadataCborRows],
     ] = yield* Effect.all([
       Effect.all([
         consumed(sql, h.id, spentTracking),
@@ -535,6 +547,7 @@ const readTransaction = (sql: SqlClient, hash: string, spentTracking: SpentTrack
           : noRows<OutputRow>(),
         detail ? redeemers(sql, h.id) : noRows<Redeemer>(),
         detail ? mirCertificates(sql, h.id) : noRows<{ count: number }>(),
+        detail ? metadataCbor(sql, h.id) : noRows<MetadataCbor>(),
       ], { concurrency: "unbounded" }),
     ], { concurrency: "unbounded" });
     const inputs = h.validContract ? spentRows.map(toInput) : [];
@@ -577,7 +590,9 @@ const readTransaction = (sql: SqlClient, hash: string, spentTracking: SpentTrack
       spentRows,
       collateralRows,
       outputRows,
-      detail: detail ? { referenceRows, collateralOutputRows, redeemerRows, mir } : undefined,
+      detail: detail
+        ? { referenceRows, collateralOutputRows, redeemerRows, mir, metadataCborRows }
+        : undefined,
     };
   });
 

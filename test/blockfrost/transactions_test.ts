@@ -18,7 +18,7 @@ import {
 // deno-lint-ignore no-explicit-any
 type Json = any;
 
-const endpoints = ["", "/utxos", "/cbor", "/metadata", "/redeemers"] as const;
+const endpoints = ["", "/utxos", "/cbor", "/metadata", "/metadata/cbor", "/redeemers"] as const;
 
 /** One transaction of each kind the endpoints tell apart, found by SQL on the network's chain. */
 const samples = async (f: BlockfrostFixture, network: Network): Promise<Record<string, string>> => {
@@ -295,6 +295,26 @@ Deno.test({
             }
           },
         );
+
+        await t.step(`${network}: metadata as CBOR, label by label, as db-sync keeps it`, async () => {
+          const hash = cases.metadata!;
+          const cbor = await f.bf(`/txs/${hash}/metadata/cbor`, network);
+          assertBlockfrostShape("GET", "/txs/{hash}/metadata/cbor", cbor);
+          const rows = await f.query<{ key: string; cbor: string }>(
+            network,
+            `select m.key::text as key, encode(m.bytes, 'hex') as cbor from tx_metadata m join tx t on t.id = m.tx_id
+             where t.hash = decode($1, 'hex') order by m.id`,
+            hash,
+          );
+          assert.ok(rows.length > 0);
+          assert.deepEqual(
+            cbor.body,
+            rows.map((r) => ({ label: r.key, cbor_metadata: `\\x${r.cbor}`, metadata: r.cbor })),
+          );
+          const labels = (await f.bf(`/txs/${hash}/metadata`, network)).body.map((m: Json) => m.label);
+          assert.deepEqual(cbor.body.map((m: Json) => m.label), labels);
+          assert.equal((await f.bf(`/txs/${"0".repeat(64)}/metadata/cbor`, network)).status, 404);
+        });
 
         await t.step(`${network}: the flags clients read`, async () => {
           const refs = (await f.bf(`/txs/${cases["reference inputs"]}/utxos`, network)).body;
