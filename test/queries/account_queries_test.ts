@@ -15,6 +15,27 @@ import { type PoolInfo, poolInfo, poolLifetimeRewards } from "@src/queries/pool.
 import { type StakeAccount, stakeAccount } from "@src/queries/stake_account.ts";
 import { createTestChain, type TestChain } from "../support/demo_chain.ts";
 
+/** What the explorer reads of these queries; the Blockfrost dialect's further fields are tested in test/blockfrost/. */
+type ExplorerPool = Omit<
+  PoolInfo,
+  "livePledge" | "liveEpoch" | "activeEpoch" | "registrations" | "retirements"
+>;
+type ExplorerUtxo = Omit<AddressUtxo, "address" | "blockHash" | "inlineDatum" | "referenceScriptHash">;
+type ExplorerDRep = Omit<
+  DRep,
+  "hex" | "hasScript" | "retired" | "expired" | "lastActiveEpoch" | "activeEpoch" | "anchor"
+>;
+
+/** `actual` cut to the fields `expected` has (a page's items each to its expected item's). */
+// deno-lint-ignore no-explicit-any
+const explorerPart = (actual: any, expected: any): unknown => {
+  if (typeof actual !== "object" || actual === null || typeof expected !== "object" || expected === null) {
+    return actual;
+  }
+  if (Array.isArray(actual)) return actual.map((a, i) => explorerPart(a, expected[i]));
+  return Object.fromEntries(Object.keys(expected).map((k) => [k, explorerPart(actual[k], expected[k])]));
+};
+
 let chain: TestChain;
 const query = <A extends object>(text: string): Promise<ReadonlyArray<A>> =>
   Effect.runPromise(chain.sql.unsafe<A>(text));
@@ -93,7 +114,7 @@ interface RawRetire extends Cert {
   readonly retiring_epoch: number;
 }
 
-const expectedPools = async (b: Basics): Promise<Map<string, PoolInfo>> => {
+const expectedPools = async (b: Basics): Promise<Map<string, ExplorerPool>> => {
   const pools = await query<{ id: string; hex: string; view: string }>(
     `select id, encode(hash_raw, 'hex') as hex, view from pool_hash`,
   );
@@ -164,7 +185,7 @@ const expectedPools = async (b: Basics): Promise<Map<string, PoolInfo>> => {
   );
   const snapshot = completed.has(b.tip + 1) ? b.tip + 1 : b.tip;
 
-  const result = new Map<string, PoolInfo>();
+  const result = new Map<string, ExplorerPool>();
   for (const pool of pools) {
     const upd = latest(updates.get(pool.id));
     if (!upd) continue;
@@ -351,7 +372,7 @@ const expectedAccounts = async (b: Basics, outputs: Outputs): Promise<AccountFac
 
 interface AddressFacts {
   readonly info: (address: string) => AddressInfo | undefined;
-  readonly utxos: (address: string) => ReadonlyArray<AddressUtxo>;
+  readonly utxos: (address: string) => ReadonlyArray<ExplorerUtxo>;
   readonly addresses: ReadonlyArray<string>;
   readonly timeOfTx: (txId: string) => string;
 }
@@ -432,7 +453,7 @@ const expectedAddresses = async (b: Basics, outputs: Outputs): Promise<AddressFa
     };
   };
 
-  const utxos = (address: string): ReadonlyArray<AddressUtxo> =>
+  const utxos = (address: string): ReadonlyArray<ExplorerUtxo> =>
     outputsOf(address)
       .filter((o) => isUnspent(outputs, o))
       .sort((x, y) => Number(x.id) - Number(y.id))
@@ -472,7 +493,7 @@ const cip129 = (rawHex: string, script: boolean): string =>
     200,
   );
 
-const expectedDReps = async (b: Basics): Promise<ReadonlyArray<DRep>> => {
+const expectedDReps = async (b: Basics): Promise<ReadonlyArray<ExplorerDRep>> => {
   const hashes = await query<{ id: string; raw: string | null; view: string; has_script: boolean }>(
     `select id, encode(raw, 'hex') as raw, view, has_script from drep_hash order by id`,
   );
@@ -520,7 +541,7 @@ const expectedDReps = async (b: Basics): Promise<ReadonlyArray<DRep>> => {
     `select drep_activity::text as drep_activity from epoch_param order by epoch_no desc limit 1`,
   );
 
-  return hashes.filter((h) => h.raw === null || regs.has(h.id)).map((h): DRep => {
+  return hashes.filter((h) => h.raw === null || regs.has(h.id)).map((h): ExplorerDRep => {
     const special = h.raw === null;
     const mine = regs.get(h.id) ?? [];
     const last = latest(mine);
@@ -601,27 +622,28 @@ const checkAddresses = async (
     assert.deepEqual(await run(addressInfo(chain.sql, address, options)), facts.info(address), address);
     const all = facts.utxos(address);
     const page = await run(addressUtxos(chain.sql, address, { ...options, page: 1, limit: 25 }));
-    assert.deepEqual(
-      page,
-      { total: all.length, page: 1, pageSize: 25, hasMore: all.length > 25, data: all.slice(0, 25) },
-      `${address} utxos`,
-    );
+    const expected = {
+      total: all.length,
+      page: 1,
+      pageSize: 25,
+      hasMore: all.length > 25,
+      data: all.slice(0, 25),
+    };
+    assert.deepEqual(explorerPart(page, expected), expected, `${address} utxos`);
   }
   // addresses sharing a payment credential, two UTxOs a page: the walk skips the other address's outputs
   for (const address of shared) {
     const all = facts.utxos(address);
     for (let page = 1; page <= Math.ceil(all.length / 2) + 1; page++) {
-      assert.deepEqual(
-        await run(addressUtxos(chain.sql, address, { ...optionsOf(address), page, limit: 2 })),
-        {
-          total: all.length,
-          page,
-          pageSize: 2,
-          hasMore: page * 2 < all.length,
-          data: all.slice((page - 1) * 2, page * 2),
-        },
-        `${address} page ${page}`,
-      );
+      const expected = {
+        total: all.length,
+        page,
+        pageSize: 2,
+        hasMore: page * 2 < all.length,
+        data: all.slice((page - 1) * 2, page * 2),
+      };
+      const actual = await run(addressUtxos(chain.sql, address, { ...optionsOf(address), page, limit: 2 }));
+      assert.deepEqual(explorerPart(actual, expected), expected, `${address} page ${page}`);
     }
   }
   // the busiest address, a page at a time, with and without a known total
@@ -638,16 +660,10 @@ const checkAddresses = async (
       hasMore: page < lastPage,
       data: all.slice((page - 1) * limit, page * limit),
     };
-    assert.deepEqual(
-      await run(addressUtxos(chain.sql, busiest, { ...options, page, limit })),
-      expected,
-      `page ${page}`,
-    );
-    assert.deepEqual(
-      await run(addressUtxos(chain.sql, busiest, { ...options, page, limit, total: all.length })),
-      expected,
-      `page ${page} with a known total`,
-    );
+    const walked = await run(addressUtxos(chain.sql, busiest, { ...options, page, limit }));
+    assert.deepEqual(explorerPart(walked, expected), expected, `page ${page}`);
+    const known = await run(addressUtxos(chain.sql, busiest, { ...options, page, limit, total: all.length }));
+    assert.deepEqual(explorerPart(known, expected), expected, `page ${page} with a known total`);
   }
 };
 
@@ -692,7 +708,8 @@ Deno.test({
               assert.ok(Math.abs(actual[figure] - pool[figure]) <= 1e-9 * Math.max(1, pool[figure]), figure);
             }
             const unfigured = { saturation: 0, saturationRatio: 0 };
-            assert.deepEqual({ ...actual, ...unfigured }, { ...pool, ...unfigured }, pool.poolIdBech32);
+            const want = { ...pool, ...unfigured };
+            assert.deepEqual(explorerPart({ ...actual, ...unfigured }, want), want, pool.poolIdBech32);
           }
           const all = [...expected.values()];
           const retiredIds = await query<{ hex: string }>(
@@ -832,13 +849,15 @@ Deno.test({
             const listed = expected.filter((d) => !activeOnly || d.isActive);
             const pageSize = 10;
             for (let page = 1; page <= Math.ceil(listed.length / pageSize) + 1; page++) {
-              assert.deepEqual(await run(dreps(chain.sql, { page, pageSize, activeOnly })), {
+              const want = {
                 total: listed.length,
                 page,
                 pageSize,
                 hasMore: page * pageSize < listed.length,
                 data: listed.slice((page - 1) * pageSize, page * pageSize),
-              }, `activeOnly ${activeOnly} page ${page}`);
+              };
+              const got = await run(dreps(chain.sql, { page, pageSize, activeOnly }));
+              assert.deepEqual(explorerPart(got, want), want, `activeOnly ${activeOnly} page ${page}`);
             }
           }
         },
