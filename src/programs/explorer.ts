@@ -15,12 +15,24 @@ import { atTip } from "./at_tip.ts";
 import { fromSql, NotFoundError } from "@src/domain/errors.ts";
 import { epochLength } from "@src/domain/network_constants.ts";
 
+/**
+ * The reported tip's height when it may trail the database a statement lands on (replicas, or a tip shared
+ * through Redis): what lists the newest blocks reads up to, so it never goes back between requests.
+ */
+const reportedCap = (network: Network) =>
+  Effect.gen(function* () {
+    const db = (yield* ChainDatabases).get(network);
+    const tips = yield* ChainTips;
+    return db.replicas || tips.shared ? tips.get(network).current()?.height ?? undefined : undefined;
+  });
+
 export const blocks = Effect.fn("explorer.blocks")(function* (network: Network, page: number, limit: number) {
   const db = (yield* ChainDatabases).get(network);
+  const atMostBlockNo = yield* reportedCap(network);
   return yield* atTip(
     network,
     `blocks:${page}:${limit}`,
-    recentBlocks(db.sql, { page, limit }).pipe(Effect.mapError(fromSql(network))),
+    recentBlocks(db.sql, { page, limit, atMostBlockNo }).pipe(Effect.mapError(fromSql(network))),
   );
 });
 
@@ -51,10 +63,7 @@ export const epochFiguresOf = Effect.fn("explorer.epochFigures")(function* (netw
 export const stats = Effect.fn("explorer.stats")(function* (network: Network) {
   const db = (yield* ChainDatabases).get(network);
   const cache = yield* Cache;
-  // over replicas, no higher than the tip every member in use answers for: it never goes back between requests
-  const atMostBlockNo = db.replicas
-    ? (yield* ChainTips).get(network).current()?.height ?? undefined
-    : undefined;
+  const atMostBlockNo = yield* reportedCap(network);
   const tip = yield* tipPosition(db.sql, { atMostBlockNo }).pipe(Effect.mapError(fromSql(network)));
   if (!tip) return yield* new NotFoundError({ message: `The ${network} chain holds no block yet` });
   const [figures, transactions] = yield* Effect.all([
