@@ -11,6 +11,7 @@ import { Context, Deferred, Effect, Layer, Option, Redacted, Schedule } from "ef
 import type { Network } from "@schemas/network.ts";
 import { type PointRow, tipPointRow } from "@src/queries/chain_blocks.ts";
 import { ChainDatabases } from "./chain_db.ts";
+import { Dependencies } from "./dependencies.ts";
 import { type ClusterTip, makeClusterTip } from "./cluster_tip.ts";
 import { AppConfig } from "./config.ts";
 import { ServiceDatabase } from "./service_db.ts";
@@ -87,6 +88,7 @@ const clusterTipOf = Effect.gen(function* () {
 const makeChainTips = (cluster: ClusterTip | undefined) =>
   Effect.gen(function* () {
     const dbs = yield* ChainDatabases;
+    const board = yield* Effect.serviceOption(Dependencies);
     const watches = new Map<Network, ChainTipWatch>();
     for (const db of dbs.all) {
       // replicas: the tip every member in use can answer for (chain_replicas.ts reads theirs each second)
@@ -94,6 +96,7 @@ const makeChainTips = (cluster: ClusterTip | undefined) =>
       let lastOwn: PointRow | undefined;
       let reported: PointRow | undefined;
       let sharing = true;
+      let wasTrailing = false;
       /** Own view, shared when Redis answers; never below what was reported before but for a rollback. */
       const read = Effect.gen(function* () {
         const view = yield* own;
@@ -104,6 +107,22 @@ const makeChainTips = (cluster: ClusterTip | undefined) =>
         if (cluster && view) {
           const shared = yield* Effect.either(cluster.share(db.network, view, rolledBack));
           if (shared._tag === "Right") next = shared.right;
+          // trailing the tip the others report (it joined, or its members fell behind): out of rotation
+          // (/ready 503) until caught up, as a balancer would otherwise send it requests it cannot answer yet
+          const trailing = shared._tag === "Right" && height(view) < height(shared.right);
+          if (trailing !== wasTrailing) {
+            wasTrailing = trailing;
+            Option.map(board, (b) =>
+              b.set(
+                `${db.network} tip`,
+                trailing ? "down" : "ok",
+                trailing
+                  ? `catching up: its database is at block ${height(view)}, the instances report ${
+                    height(next)
+                  }`
+                  : undefined,
+              ));
+          }
           if (sharing !== (shared._tag === "Right")) {
             sharing = shared._tag === "Right";
             yield* sharing

@@ -4,9 +4,10 @@
  * its instance id, with the Redis clock's time, and reads back the cluster tip: the lowest view published within
  * `liveMs`, never below the cluster tip reported before (kept in Redis too). One Lua script, one round trip.
  * An instance whose view is below the cluster tip (one joining, or whose members fell behind) does not count
- * until it has caught up: counting it would pull the tip back for every client. Meanwhile it reports the cluster
- * tip, so no client sees the tip go back, at the cost that for the second or so it trails, the newest block may
- * be missing on it. A rollback (an instance's own view going back) resets the cluster tip to that view.
+ * until it has caught up: counting it would pull the tip back for every client (capping it at the cluster tip
+ * instead would not keep its answers from going back: its database cannot serve up to that tip). Meanwhile it
+ * reports the cluster tip and is out of rotation (chain_tips.ts posts it on the board: /ready 503), so no client
+ * sees the tip go back. A rollback (an instance's own view going back) resets the cluster tip to that view.
  */
 import { Effect } from "effect";
 import type { Redis } from "ioredis";
