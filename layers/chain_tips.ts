@@ -89,6 +89,7 @@ const makeChainTips = (cluster: ClusterTip | undefined) =>
   Effect.gen(function* () {
     const dbs = yield* ChainDatabases;
     const board = yield* Effect.serviceOption(Dependencies);
+    const scope = yield* Effect.scope;
     const watches = new Map<Network, ChainTipWatch>();
     for (const db of dbs.all) {
       // replicas: the tip every member in use can answer for (chain_replicas.ts reads theirs each second)
@@ -97,6 +98,13 @@ const makeChainTips = (cluster: ClusterTip | undefined) =>
       let reported: PointRow | undefined;
       let sharing = true;
       let wasTrailing = false;
+      let scheduled: string | undefined;
+      let watch: ChainTipWatch | undefined;
+      /** Reports `tip` unless it is below the reported one. */
+      const raise = (tip: PointRow | undefined) => {
+        if (height(tip) >= height(reported)) reported = tip;
+        return reported;
+      };
       /** Own view, shared when Redis answers; never below what was reported before but for a rollback. */
       const read = Effect.gen(function* () {
         const view = yield* own;
@@ -106,10 +114,25 @@ const makeChainTips = (cluster: ClusterTip | undefined) =>
         let next = view;
         if (cluster && view) {
           const shared = yield* Effect.either(cluster.share(db.network, view, rolledBack));
-          if (shared._tag === "Right") next = shared.right;
+          if (shared._tag === "Right") {
+            const { effective, pending } = shared.right;
+            next = effective;
+            if (pending && pending.at <= Date.now()) next = pending.tip;
+            else if (pending && pending.tip.hash !== scheduled) {
+              // every instance switches to it at that moment (cluster_tip.ts)
+              scheduled = pending.tip.hash;
+              yield* Effect.forkIn(
+                Effect.delay(
+                  Effect.suspend(() => watch?.observe(raise(pending.tip)) ?? Effect.void),
+                  Math.max(0, pending.at - Date.now()),
+                ),
+                scope,
+              );
+            }
+          }
           // trailing the tip the others report (it joined, or its members fell behind): out of rotation
           // (/ready 503) until caught up, as a balancer would otherwise send it requests it cannot answer yet
-          const trailing = shared._tag === "Right" && height(view) < height(shared.right);
+          const trailing = shared._tag === "Right" && height(view) < height(next);
           if (trailing !== wasTrailing) {
             wasTrailing = trailing;
             Option.map(board, (b) =>
@@ -134,19 +157,19 @@ const makeChainTips = (cluster: ClusterTip | undefined) =>
               );
           }
         }
-        if (height(next) >= height(reported)) reported = next;
-        return reported;
+        return raise(next);
       });
       const first = yield* Effect.either(read);
-      const watch = yield* makeWatch(first._tag === "Right" ? first.right : undefined);
-      yield* watch.record(first._tag === "Right" ? undefined : first.left.message);
-      watches.set(db.network, watch);
+      const made = yield* makeWatch(first._tag === "Right" ? first.right : undefined);
+      watch = made;
+      yield* made.record(first._tag === "Right" ? undefined : first.left.message);
+      watches.set(db.network, made);
       const poll = read.pipe(
-        Effect.flatMap(watch.observe),
-        Effect.zipRight(watch.record(undefined)),
+        Effect.flatMap(made.observe),
+        Effect.zipRight(made.record(undefined)),
         Effect.catchAll((e) =>
           Effect.zipRight(
-            watch.record(e.message),
+            made.record(e.message),
             Effect.logWarning(`${db.network} tip poll failed: ${e.message}`),
           )
         ),
