@@ -99,7 +99,7 @@ const makeChainTips = (cluster: ClusterTip | undefined) =>
       let sharing = true;
       let wasTrailing = false;
       let scheduled: string | undefined;
-      let watch: ChainTipWatch | undefined;
+      const made: { watch?: ChainTipWatch } = {};
       /** Reports `tip` unless it is below the reported one. */
       const raise = (tip: PointRow | undefined) => {
         if (height(tip) >= height(reported)) reported = tip;
@@ -123,7 +123,7 @@ const makeChainTips = (cluster: ClusterTip | undefined) =>
               scheduled = pending.tip.hash;
               yield* Effect.forkIn(
                 Effect.delay(
-                  Effect.suspend(() => watch?.observe(raise(pending.tip)) ?? Effect.void),
+                  Effect.suspend(() => made.watch?.observe(raise(pending.tip)) ?? Effect.void),
                   Math.max(0, pending.at - Date.now()),
                 ),
                 scope,
@@ -160,16 +160,16 @@ const makeChainTips = (cluster: ClusterTip | undefined) =>
         return raise(next);
       });
       const first = yield* Effect.either(read);
-      const made = yield* makeWatch(first._tag === "Right" ? first.right : undefined);
-      watch = made;
-      yield* made.record(first._tag === "Right" ? undefined : first.left.message);
-      watches.set(db.network, made);
+      const watch = yield* makeWatch(first._tag === "Right" ? first.right : undefined);
+      made.watch = watch;
+      yield* watch.record(first._tag === "Right" ? undefined : first.left.message);
+      watches.set(db.network, watch);
       const poll = read.pipe(
-        Effect.flatMap(made.observe),
-        Effect.zipRight(made.record(undefined)),
+        Effect.flatMap(watch.observe),
+        Effect.zipRight(watch.record(undefined)),
         Effect.catchAll((e) =>
           Effect.zipRight(
-            made.record(e.message),
+            watch.record(e.message),
             Effect.logWarning(`${db.network} tip poll failed: ${e.message}`),
           )
         ),
