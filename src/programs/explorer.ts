@@ -60,11 +60,20 @@ export const epochFiguresOf = Effect.fn("explorer.epochFigures")(function* (netw
   );
 });
 
+/**
+ * The tip as the service reports it: no higher than the reported tip (replicas, a tip shared through Redis),
+ * so it never goes back between requests. Undefined on an empty chain.
+ */
+export const reportedTip = Effect.fn("explorer.reportedTip")(function* (network: Network) {
+  const db = (yield* ChainDatabases).get(network);
+  const atMostBlockNo = yield* reportedCap(network);
+  return yield* tipPosition(db.sql, { atMostBlockNo }).pipe(Effect.mapError(fromSql(network)));
+});
+
 export const stats = Effect.fn("explorer.stats")(function* (network: Network) {
   const db = (yield* ChainDatabases).get(network);
   const cache = yield* Cache;
-  const atMostBlockNo = yield* reportedCap(network);
-  const tip = yield* tipPosition(db.sql, { atMostBlockNo }).pipe(Effect.mapError(fromSql(network)));
+  const tip = yield* reportedTip(network);
   if (!tip) return yield* new NotFoundError({ message: `The ${network} chain holds no block yet` });
   const [figures, transactions] = yield* Effect.all([
     epochFiguresOf(network, tip.epochNo),
