@@ -18,7 +18,7 @@ import { ChainDatabasesLive } from "./chain_db.ts";
 import { Dependencies, type DependencyBoard } from "./dependencies.ts";
 import { DependencyMonitorLive } from "./dependency_monitor.ts";
 import { ChainClockLive } from "./chain_clock.ts";
-import { ChainTipsLive } from "./chain_tips.ts";
+import { ChainTipsSharedLive } from "./chain_tips.ts";
 import { NodeClientsLive } from "./node_clients_live.ts";
 import { type BuildGraphqlSchema, makeGraphqlSchemasLive } from "./graphql_schemas.ts";
 import { KeyChangesLocal, KeyChangesRedis } from "./key_changes.ts";
@@ -38,7 +38,7 @@ export const makeAppLayer = (
   const configLayer = Layer.succeed(AppConfig, config);
   const chains = ChainDatabasesLive.pipe(Layer.provide(configLayer));
   const serviceDb = ServiceDatabaseLive.pipe(Layer.provide(configLayer));
-  const tips = ChainTipsLive.pipe(Layer.provide(chains));
+  const tips = ChainTipsSharedLive.pipe(Layer.provide(Layer.mergeAll(chains, configLayer, serviceDb)));
   const limiter = Option.match(config.redisUrl, {
     onNone: () => RateLimiterMemory(config.limits),
     onSome: (url) => RateLimiterRedis(Redacted.value(url), config.limits),

@@ -3,11 +3,18 @@
  * so chain-sync sessions waiting at the tip learn of a new block, or of a rollback, without a query of their own.
  * Sessions that read a newer tip themselves report it (`observe`), which wakes the other waiters at once. When
  * the poll last succeeded is kept too: `/health` answers from it without a query of its own.
+ * With REDIS_URL the instances report one tip together (cluster_tip.ts), so a client whose requests land on
+ * different instances never sees it go back; without Redis that holds within one instance only. Either way an
+ * instance never reports a lower tip than before, except after a rollback (its own view going back).
  */
-import { Context, Deferred, Effect, Layer, Schedule } from "effect";
+import { Context, Deferred, Effect, Layer, Option, Redacted, Schedule } from "effect";
 import type { Network } from "@schemas/network.ts";
 import { type PointRow, tipPointRow } from "@src/queries/chain_blocks.ts";
 import { ChainDatabases } from "./chain_db.ts";
+import { Dependencies } from "./dependencies.ts";
+import { type ClusterTip, makeClusterTip } from "./cluster_tip.ts";
+import { AppConfig } from "./config.ts";
+import { ServiceDatabase } from "./service_db.ts";
 
 export interface ChainTipWatch {
   /** The newest tip known (undefined on an empty chain). */
@@ -22,6 +29,8 @@ export interface ChainTipWatch {
 
 export class ChainTips extends Context.Tag("ChainTips")<ChainTips, {
   readonly get: (network: Network) => ChainTipWatch;
+  /** Whether the tip is shared through Redis: it may then trail this instance's own database. */
+  readonly shared: boolean;
 }>() {}
 
 export const pollInterval = "1 second";
@@ -49,16 +58,110 @@ const makeWatch = (initial: PointRow | undefined) =>
       & { readonly record: (error: string | undefined) => Effect.Effect<void> };
   });
 
-export const ChainTipsLive: Layer.Layer<ChainTips, never, ChainDatabases> = Layer.scoped(
-  ChainTips,
+const height = (p: PointRow | undefined) => p?.height ?? -1;
+
+/** A Redis client for the shared tip (reconnecting by itself; no queue: a poll while it is down just fails). */
+const clusterTipOf = Effect.gen(function* () {
+  const config = yield* AppConfig;
+  if (Option.isNone(config.redisUrl)) return undefined;
+  const { sql } = yield* ServiceDatabase;
+  const installation = yield* sql<{ uuid: string }>`select uuid::text as uuid from cds.installation`.pipe(
+    Effect.map((rows) => rows[0]?.uuid ?? "unknown"),
+    Effect.orElseSucceed(() => "unknown"),
+  );
+  const { Redis } = yield* Effect.promise(() => import("ioredis"));
+  const redis = yield* Effect.acquireRelease(
+    Effect.sync(() => {
+      const client = new Redis(Redacted.value(config.redisUrl.pipe(Option.getOrThrow)), {
+        maxRetriesPerRequest: 1,
+        enableOfflineQueue: false,
+        retryStrategy: (times) => Math.min(times * 100, 1_000),
+      });
+      client.on("error", () => {});
+      return client;
+    }),
+    (client) => Effect.promise(() => client.quit().then(() => {}, () => client.disconnect())),
+  );
+  return makeClusterTip(redis, `cds:${installation}`, crypto.randomUUID());
+});
+
+const makeChainTips = (cluster: ClusterTip | undefined) =>
   Effect.gen(function* () {
     const dbs = yield* ChainDatabases;
+    const board = yield* Effect.serviceOption(Dependencies);
+    const scope = yield* Effect.scope;
     const watches = new Map<Network, ChainTipWatch>();
     for (const db of dbs.all) {
       // replicas: the tip every member in use can answer for (chain_replicas.ts reads theirs each second)
-      const read = db.replicas?.tip ?? tipPointRow(db.sql);
+      const own = db.replicas?.tip ?? tipPointRow(db.sql);
+      let lastOwn: PointRow | undefined;
+      let reported: PointRow | undefined;
+      let sharing = true;
+      let wasTrailing = false;
+      let scheduled: string | undefined;
+      const made: { watch?: ChainTipWatch } = {};
+      /** Reports `tip` unless it is below the reported one. */
+      const raise = (tip: PointRow | undefined) => {
+        if (height(tip) >= height(reported)) reported = tip;
+        return reported;
+      };
+      /** Own view, shared when Redis answers; never below what was reported before but for a rollback. */
+      const read = Effect.gen(function* () {
+        const view = yield* own;
+        const rolledBack = lastOwn !== undefined && height(view) < height(lastOwn);
+        lastOwn = view;
+        if (rolledBack) reported = undefined;
+        let next = view;
+        if (cluster && view) {
+          const shared = yield* Effect.either(cluster.share(db.network, view, rolledBack));
+          if (shared._tag === "Right") {
+            const { effective, pending } = shared.right;
+            next = effective;
+            if (pending && pending.at <= Date.now()) next = pending.tip;
+            else if (pending && pending.tip.hash !== scheduled) {
+              // every instance switches to it at that moment (cluster_tip.ts)
+              scheduled = pending.tip.hash;
+              yield* Effect.forkIn(
+                Effect.delay(
+                  Effect.suspend(() => made.watch?.observe(raise(pending.tip)) ?? Effect.void),
+                  Math.max(0, pending.at - Date.now()),
+                ),
+                scope,
+              );
+            }
+          }
+          // trailing the tip the others report (it joined, or its members fell behind): out of rotation
+          // (/ready 503) until caught up, as a balancer would otherwise send it requests it cannot answer yet
+          const trailing = shared._tag === "Right" && height(view) < height(next);
+          if (trailing !== wasTrailing) {
+            wasTrailing = trailing;
+            Option.map(board, (b) =>
+              b.set(
+                `${db.network} tip`,
+                trailing ? "down" : "ok",
+                trailing
+                  ? `catching up: its database is at block ${height(view)}, the instances report ${
+                    height(next)
+                  }`
+                  : undefined,
+              ));
+          }
+          if (sharing !== (shared._tag === "Right")) {
+            sharing = shared._tag === "Right";
+            yield* sharing
+              ? Effect.logInfo(`${db.network} tip: shared through Redis again`)
+              : Effect.logWarning(
+                `${db.network} tip: ${
+                  shared._tag === "Left" ? shared.left.message : ""
+                }; reporting this instance's own tip until Redis answers`,
+              );
+          }
+        }
+        return raise(next);
+      });
       const first = yield* Effect.either(read);
       const watch = yield* makeWatch(first._tag === "Right" ? first.right : undefined);
+      made.watch = watch;
       yield* watch.record(first._tag === "Right" ? undefined : first.left.message);
       watches.set(db.network, watch);
       const poll = read.pipe(
@@ -73,6 +176,18 @@ export const ChainTipsLive: Layer.Layer<ChainTips, never, ChainDatabases> = Laye
       );
       yield* Effect.forkScoped(Effect.repeat(poll, Schedule.spaced(pollInterval)));
     }
-    return { get: (network: Network) => watches.get(network)! };
-  }),
+    return { get: (network: Network) => watches.get(network)!, shared: cluster !== undefined };
+  });
+
+/** Each instance on its own. */
+export const ChainTipsLive: Layer.Layer<ChainTips, never, ChainDatabases> = Layer.scoped(
+  ChainTips,
+  makeChainTips(undefined),
 );
+
+/** Shared through Redis when REDIS_URL is set (cluster_tip.ts), each instance on its own otherwise. */
+export const ChainTipsSharedLive: Layer.Layer<
+  ChainTips,
+  never,
+  ChainDatabases | AppConfig | ServiceDatabase
+> = Layer.scoped(ChainTips, Effect.flatMap(clusterTipOf, makeChainTips));

@@ -156,6 +156,8 @@ export const runReplicaChecks = async (
   );
   say(
     `through HAProxy: ${throughProxy.length} tips from ${throughProxy[0]} to ${throughProxy.at(-1)}, ` +
-      `${backwards(throughProxy)} lower than the answer before (instances poll on their own clocks)`,
+      `${
+        backwards(throughProxy)
+      } lower than the answer before (0 expected with the tip shared through Redis)`,
   );
 };

@@ -15,12 +15,24 @@ import { atTip } from "./at_tip.ts";
 import { fromSql, NotFoundError } from "@src/domain/errors.ts";
 import { epochLength } from "@src/domain/network_constants.ts";
 
+/**
+ * The reported tip's height when it may trail the database a statement lands on (replicas, or a tip shared
+ * through Redis): what lists the newest blocks reads up to, so it never goes back between requests.
+ */
+const reportedCap = (network: Network) =>
+  Effect.gen(function* () {
+    const db = (yield* ChainDatabases).get(network);
+    const tips = yield* ChainTips;
+    return db.replicas || tips.shared ? tips.get(network).current()?.height ?? undefined : undefined;
+  });
+
 export const blocks = Effect.fn("explorer.blocks")(function* (network: Network, page: number, limit: number) {
   const db = (yield* ChainDatabases).get(network);
+  const atMostBlockNo = yield* reportedCap(network);
   return yield* atTip(
     network,
     `blocks:${page}:${limit}`,
-    recentBlocks(db.sql, { page, limit }).pipe(Effect.mapError(fromSql(network))),
+    recentBlocks(db.sql, { page, limit, atMostBlockNo }).pipe(Effect.mapError(fromSql(network))),
   );
 });
 
@@ -49,14 +61,12 @@ export const epochFiguresOf = Effect.fn("explorer.epochFigures")(function* (netw
 });
 
 /**
- * The tip as the service reports it: over replicas, no higher than the tip every member in use answers for, so
- * it never goes back between requests. Undefined on an empty chain.
+ * The tip as the service reports it: no higher than the reported tip (replicas, a tip shared through Redis),
+ * so it never goes back between requests. Undefined on an empty chain.
  */
 export const reportedTip = Effect.fn("explorer.reportedTip")(function* (network: Network) {
   const db = (yield* ChainDatabases).get(network);
-  const atMostBlockNo = db.replicas
-    ? (yield* ChainTips).get(network).current()?.height ?? undefined
-    : undefined;
+  const atMostBlockNo = yield* reportedCap(network);
   return yield* tipPosition(db.sql, { atMostBlockNo }).pipe(Effect.mapError(fromSql(network)));
 });
 

@@ -111,11 +111,12 @@ const toSummary = (r: BlockRow): BlockSummary => ({
 
 /**
  * The newest blocks, `limit` per page (page 1 = the tip). Block numbers are consecutive, so a page is a range
- * of numbers and `total` is tip - first + 1 (two index probes, no count).
+ * of numbers and `total` is tip - first + 1 (two index probes, no count). `atMostBlockNo` caps the tip (the one
+ * the service reports, which may trail this database: replicas, or instances sharing one tip).
  */
 export const recentBlocks = (
   sql: SqlClient,
-  paging: { readonly page: number; readonly limit: number },
+  paging: { readonly page: number; readonly limit: number; readonly atMostBlockNo?: number | undefined },
 ): Effect.Effect<BlockPage, SqlError> =>
   Effect.gen(function* () {
     const page = Math.max(1, Math.trunc(paging.page));
@@ -126,8 +127,9 @@ export const recentBlocks = (
     if (range?.tip == null || range.first == null) {
       return { total: 0, page, pageSize: limit, hasMore: false, data: [] };
     }
-    const total = range.tip - range.first + 1;
-    const top = range.tip - (page - 1) * limit;
+    const tip = paging.atMostBlockNo === undefined ? range.tip : Math.min(range.tip, paging.atMostBlockNo);
+    const total = Math.max(0, tip - range.first + 1);
+    const top = tip - (page - 1) * limit;
     const bottom = Math.max(range.first, top - limit + 1);
     const rows = top < range.first ? [] : yield* sql<BlockRow>`
       ${blockSelect(sql)}
