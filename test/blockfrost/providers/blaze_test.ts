@@ -28,6 +28,15 @@ Deno.test({
       );
       const blaze = await Blaze.from(provider, wallet);
 
+      await t.step(
+        "its doubled slashes (`…/v0//addresses/…`) merged as Blockfrost's hosts merge them",
+        async () => {
+          const health = await fetch(`${provider.url}/health`, { headers: provider.headers() });
+          assert.equal(health.status, 200);
+          assert.deepEqual(await health.json(), { is_healthy: true });
+        },
+      );
+
       await t.step("protocol parameters and the wallet's UTxOs", async () => {
         const p = await provider.getParameters();
         assert.equal(p.minFeeCoefficient, Number(s.protocolParameters.minFeeCoefficient));
