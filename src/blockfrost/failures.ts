@@ -10,6 +10,7 @@ import type { AccessDenied } from "@layers/access.ts";
 import type {
   DatabaseUnavailable,
   InvalidParameter,
+  NodeNotConfigured,
   NodeUnavailable,
   NotFoundError,
 } from "@src/domain/errors.ts";
@@ -22,7 +23,8 @@ export type BlockfrostFailure =
   | InvalidParameter
   | NotFoundError
   | DatabaseUnavailable
-  | NodeUnavailable;
+  | NodeUnavailable
+  | NodeNotConfigured;
 
 const reasons: Readonly<Record<number, string>> = {
   400: "Bad Request",
@@ -50,6 +52,14 @@ export const toBlockfrostResponse = (failure: BlockfrostFailure): Response =>
           "retry-after": "1",
         }),
       NodeUnavailable: (e) => blockfrostError(503, e.message, { "retry-after": "1" }),
+      // Blockfrost's hosted-only endpoints (evaluation) with no node to take them: said plainly, not retried
+      NodeNotConfigured: (e) =>
+        blockfrostError(
+          503,
+          `No node is configured for ${e.network}: transactions cannot be ${e.action} here. Set ` +
+            `${e.network.toUpperCase()}_OGMIOS_URL to relay them to an Ogmios` +
+            (e.devnetPossible ? ", or set DEVNET_BLOCK_SECONDS above 0 to run the local devnet" : ""),
+        ),
     }),
   );
 

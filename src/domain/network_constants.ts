@@ -23,3 +23,16 @@ export const byronSafeZone = 2 * securityParam;
 
 /** 45 billion ADA (maxLovelaceSupply): every lovelace is in exactly one of the ada_pots buckets. */
 export const maxSupply = 45_000_000_000_000_000n;
+
+/** The active slot coefficient f (shelley-genesis activeSlotsCoeff). */
+export const activeSlotsCoefficient = 0.05;
+
+/** Genesis delegates' votes needed for a protocol update (shelley-genesis updateQuorum). */
+export const updateQuorum = 5;
+
+/** Slots per KES period and KES evolutions before a new operational certificate (shelley-genesis). */
+export const slotsPerKesPeriod = 129_600;
+export const maxKesEvolutions = 62;
+
+/** Each network's magic (shelley-genesis networkMagic): mainnet's, and preprod's 1. */
+export const networkMagic = { mainnet: 764_824_073, preprod: 1 } as const;

@@ -56,6 +56,13 @@ export interface EpochParamRow {
   readonly drepActivity: string | null;
   readonly minFeeRefScriptCostPerByte: number | null;
   readonly costs: Readonly<Record<string, unknown>> | null;
+  readonly decentralisation: number;
+  /** Hex, null when none was set (the neutral nonce). */
+  readonly extraEntropy: string | null;
+  /** Shelley-era minimum UTxO value (deprecated since Alonzo: coinsPerUtxoSize). */
+  readonly minUtxoValue: string;
+  /** The epoch nonce, hex; null when db-sync did not record it. */
+  readonly nonce: string | null;
 }
 
 const lovelace = (text: string | null) => ({ ada: { lovelace: BigInt(text ?? "0") } });
@@ -69,7 +76,7 @@ const referenceScriptTier = { range: 25_600, multiplier: 1.2 };
 const maxReferenceScriptsSize = 204_800;
 
 /** db-sync stores cost models as arrays in ledger order; older versions as name → value maps (sorted by name). */
-const costModel = (model: unknown): Array<number> =>
+export const costModelValues = (model: unknown): Array<number> =>
   Array.isArray(model) ? model.map(Number) : Object.entries((model ?? {}) as Record<string, unknown>).sort((
     [a],
     [b],
@@ -82,7 +89,7 @@ export const toOgmiosProtocolParameters = (p: EpochParamRow) => {
   for (
     const [name, key] of [["PlutusV1", "plutus:v1"], ["PlutusV2", "plutus:v2"], ["PlutusV3", "plutus:v3"]]
   ) {
-    if (costs[name!] !== undefined) plutusCostModels[key!] = costModel(costs[name!]);
+    if (costs[name!] !== undefined) plutusCostModels[key!] = costModelValues(costs[name!]);
   }
   return {
     minFeeCoefficient: p.minFeeA,

@@ -13,6 +13,17 @@ const firstIssue = (error: ParseResult.ParseError, fallback: string): InvalidPar
   return new InvalidParameter({ parameter, reason });
 };
 
+/** A value decoded with a Schema, or the `InvalidParameter` of its first issue (`fallback` names the root). */
+export const decodeAt = <A, I>(
+  schema: Schema.Schema<A, I>,
+  input: unknown,
+  fallback: string,
+): Either.Either<A, InvalidParameter> =>
+  Either.mapLeft(
+    Schema.decodeUnknownEither(schema, { errors: "first" })(input),
+    (e) => firstIssue(e, fallback),
+  );
+
 export const decodeParameters = <A>(
   schema: Option.Option<Schema.Schema<A, unknown>>,
   input: unknown,
@@ -20,9 +31,5 @@ export const decodeParameters = <A>(
 ) =>
   Option.match(schema, {
     onNone: () => Either.right(undefined as A),
-    onSome: (s) =>
-      Either.mapLeft(
-        Schema.decodeUnknownEither(s, { errors: "first" })(input),
-        (e) => firstIssue(e, fallback),
-      ),
+    onSome: (s) => decodeAt(s, input, fallback),
   });

@@ -14,7 +14,9 @@ export const dreps = Effect.fn("explorer.dreps")(function* (network: Network, op
   const db = (yield* ChainDatabases).get(network);
   return yield* atTip(
     network,
-    `dreps:${options.page}:${options.pageSize}:${options.activeOnly}`,
+    `dreps:${options.page}:${options.pageSize}:${options.activeOnly}:${options.order ?? "asc"}:${
+      options.registeredOnly ?? false
+    }:${options.only ? `${options.only.raw}:${options.only.hasScript ?? "any"}` : "all"}`,
     query(db.sql, options).pipe(Effect.mapError(fromSql(network))),
   );
 });

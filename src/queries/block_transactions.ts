@@ -1,9 +1,10 @@
 /**
- * One block's transactions for the explorer (`/v2/explorer/{network}/block/{id}/txs`), in block order, a page at
- * a time: the block by number (idx_block_block_no) or hash (unique_block), then its transactions by
- * idx_tx_block_id (an index range of one block's rows, at most a few hundred, sorted by `block_index`). The
- * total is the block's own `tx_count`, so no count runs. Only real blocks (the genesis pseudo-block and Byron
- * boundary blocks have no block number), as the block endpoint.
+ * One block's transactions (the explorer's `/v2/explorer/{network}/block/{id}/txs`, Blockfrost's
+ * `/blocks/{hash_or_number}/txs`), in block order or its reverse, a page at a time: the block by number
+ * (idx_block_block_no) or hash (unique_block), then its transactions by idx_tx_block_id (an index range of one
+ * block's rows, at most a few hundred, sorted by `block_index`). The total is the block's own `tx_count`, so no
+ * count runs. Only real blocks (the genesis pseudo-block and Byron boundary blocks have no block number), as the
+ * block endpoint.
  */
 import type { SqlClient } from "@effect/sql/SqlClient";
 import type { SqlError } from "@effect/sql/SqlError";
@@ -34,7 +35,7 @@ interface TxRow {
 export const blockTransactions = (
   sql: SqlClient,
   id: { readonly number: number } | { readonly hash: string },
-  paging: { readonly page: number; readonly limit: number },
+  paging: { readonly page: number; readonly limit: number; readonly order?: "asc" | "desc" },
 ): Effect.Effect<BlockTransactionPage | undefined, SqlError> =>
   Effect.gen(function* () {
     if ("hash" in id && !/^[0-9a-fA-F]{64}$/.test(id.hash)) return undefined;
@@ -57,7 +58,7 @@ export const blockTransactions = (
              t.valid_contract as "validContract"
       from tx t
       where t.block_id = ${block.id}
-      order by t.block_index
+      order by t.block_index ${paging.order === "desc" ? sql`desc` : sql``}
       limit ${limit} offset ${(page - 1) * limit}`;
     return {
       total,

@@ -4,7 +4,9 @@
  * `limit` numbers), one by number (idx_block_block_no) or hash (unique_block). The pool from the slot leader
  * (primary keys) with its ticker and name from its newest off-chain metadata (unique_off_chain_pool_data leads
  * with pool_id); null when the slot leader is no pool (Byron, genesis delegates) or no metadata was fetched.
- * Fee and output totals: one pass over the block's transactions (idx_tx_block_id).
+ * Fee and output totals: one pass over the block's transactions (idx_tx_block_id). One block also carries its
+ * producer's details and its neighbours (`BlockDetail`): the slot leader's description, VRF key and operational
+ * certificate, the previous block (primary key) and the next (idx_block_previous_id).
  */
 import type { SqlClient } from "@effect/sql/SqlClient";
 import type { SqlError } from "@effect/sql/SqlError";
@@ -13,6 +15,18 @@ import type * as Explorer from "@schemas/explorer.ts";
 
 export type Block = typeof Explorer.Block.Type;
 export type BlockSummary = typeof Explorer.BlockSummary.Type;
+
+/** One block with what only a single block's answers carry (the explorer's encoder leaves these out). */
+export interface BlockDetail extends Block {
+  /** The slot leader as db-sync describes it (a pool's hash, a genesis delegate, "Genesis slot leader"). */
+  readonly slotLeaderDescription: string | null;
+  /** Bech32 `vrf_vk1…`. */
+  readonly vrfKey: string | null;
+  readonly opCert: string | null;
+  readonly opCertCounter: string | null;
+  readonly previousHash: string | null;
+  readonly nextHash: string | null;
+}
 
 export interface BlockPage {
   readonly total: number;
@@ -38,11 +52,11 @@ interface BlockRow {
   readonly totalFees: string;
 }
 
-const blockSelect = (sql: SqlClient) =>
+const blockSelect = (sql: SqlClient, detail = false) =>
   sql`select b.block_no as "blockNo", encode(b.hash, 'hex') as hash, b.slot_no::text as "slotNo",
              b.epoch_no as "epochNo", b.epoch_slot_no as "epochSlotNo", b.time, b.tx_count::text as "txCount",
              b.size, p.view as "poolId", meta.ticker_name as "poolTicker", meta.json ->> 'name' as "poolName",
-             sums.output as "totalOutput", sums.fees as "totalFees"
+             sums.output as "totalOutput", sums.fees as "totalFees" ${detail ? detailColumns(sql) : sql``}
       from block b
       left join lateral (select p.id, p.view from slot_leader l join pool_hash p on p.id = l.pool_hash_id
                          where l.id = b.slot_leader_id limit 1) p on true
@@ -50,6 +64,22 @@ const blockSelect = (sql: SqlClient) =>
                          order by o.id desc limit 1) meta on true
       cross join lateral (select coalesce(sum(t.out_sum), 0)::text as output, coalesce(sum(t.fee), 0)::text as fees
                           from tx t where t.block_id = b.id) sums`;
+
+interface DetailRow extends BlockRow {
+  readonly slotLeaderDescription: string | null;
+  readonly vrfKey: string | null;
+  readonly opCert: string | null;
+  readonly opCertCounter: string | null;
+  readonly previousHash: string | null;
+  readonly nextHash: string | null;
+}
+
+/** The columns only one block's answers carry; the slot leader row and the neighbours by index probes. */
+const detailColumns = (sql: SqlClient) =>
+  sql`, (select l.description from slot_leader l where l.id = b.slot_leader_id) as "slotLeaderDescription",
+      b.vrf_key as "vrfKey", encode(b.op_cert, 'hex') as "opCert", b.op_cert_counter::text as "opCertCounter",
+      (select encode(p.hash, 'hex') from block p where p.id = b.previous_id) as "previousHash",
+      (select encode(n.hash, 'hex') from block n where n.previous_id = b.id order by n.id limit 1) as "nextHash"`;
 
 const toBlock = (r: BlockRow): Block => ({
   blockNo: r.blockNo,
@@ -110,16 +140,27 @@ export const recentBlocks = (
 export const blockById = (
   sql: SqlClient,
   id: { readonly number: number } | { readonly hash: string },
-): Effect.Effect<Block | undefined, SqlError> => {
+): Effect.Effect<BlockDetail | undefined, SqlError> => {
   if ("hash" in id && !/^[0-9a-fA-F]{64}$/.test(id.hash)) return Effect.succeed(undefined);
   if ("number" in id && !(Number.isSafeInteger(id.number) && id.number >= 0 && id.number < 2 ** 31)) {
     return Effect.succeed(undefined);
   }
   return Effect.map(
     "number" in id
-      ? sql<BlockRow>`${blockSelect(sql)} where b.block_no = ${id.number}`
-      : sql<BlockRow>`${blockSelect(sql)}
-                      where b.hash = decode(${id.hash.toLowerCase()}, 'hex') and b.block_no is not null`,
-    (rows) => (rows[0] ? toBlock(rows[0]) : undefined),
+      ? sql<DetailRow>`${blockSelect(sql, true)} where b.block_no = ${id.number}`
+      : sql<DetailRow>`${blockSelect(sql, true)}
+                       where b.hash = decode(${id.hash.toLowerCase()}, 'hex') and b.block_no is not null`,
+    ([r]) =>
+      r
+        ? {
+          ...toBlock(r),
+          slotLeaderDescription: r.slotLeaderDescription,
+          vrfKey: r.vrfKey,
+          opCert: r.opCert,
+          opCertCounter: r.opCertCounter,
+          previousHash: r.previousHash,
+          nextHash: r.nextHash,
+        }
+        : undefined,
   );
 };

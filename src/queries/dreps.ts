@@ -15,6 +15,12 @@
  * - votesCount: its voting_procedure rows (a re-vote counts again).
  * - name, givenName: CIP-119 `givenName` (off_chain_vote_drep_data) of the anchor of its latest registration or
  *   update; null without one (or when db-sync does not fetch off-chain vote data).
+ * - retired: its latest registration certificate is a deregistration; expired: registered and not active;
+ *   lastActiveEpoch: the epoch of its latest registration, update, deregistration or vote; activeEpoch: the epoch
+ *   of its latest registration, unless retired since; anchor: the anchor of its latest registration or update
+ *   with the off-chain document db-sync fetched for it (json and bytes, null when not fetched or invalid).
+ * Options beyond the explorer's: `order` (drep_hash order, newest first with `desc`), `registeredOnly` (leave the
+ * special DReps out) and `only` (the one DRep with this hash, of this kind when given).
  * The active test runs for every DRep (a few index probes each; ~1.5k DReps on mainnet) so that the total and
  * the pages agree; delegators, votes and names only for the page.
  */
@@ -34,6 +40,22 @@ export interface DRep {
   readonly votingPower?: string;
   readonly delegatorCount: number;
   readonly votesCount: number;
+  /** The 28-byte credential hash (hex); null for the special DReps. */
+  readonly hex: string | null;
+  readonly hasScript: boolean;
+  readonly retired: boolean;
+  readonly expired: boolean;
+  readonly lastActiveEpoch: number | null;
+  readonly activeEpoch: number | null;
+  readonly anchor: DRepAnchor | null;
+}
+
+export interface DRepAnchor {
+  readonly url: string;
+  readonly hash: string;
+  readonly json: unknown;
+  /** The fetched document's bytes (hex). */
+  readonly bytes: string | null;
 }
 
 export interface DRepPage {
@@ -49,6 +71,9 @@ export interface DRepsOptions {
   readonly page: number;
   readonly pageSize: number;
   readonly activeOnly: boolean;
+  readonly order?: "asc" | "desc";
+  readonly registeredOnly?: boolean;
+  readonly only?: { readonly raw: string; readonly hasScript: boolean | undefined };
 }
 
 interface DRepRow {
@@ -61,6 +86,13 @@ interface DRepRow {
   readonly givenName: string | null;
   readonly delegatorCount: number | null;
   readonly votesCount: number | null;
+  readonly retired: boolean | null;
+  readonly lastActiveEpoch: number | null;
+  readonly activeEpoch: number | null;
+  readonly anchorUrl: string | null;
+  readonly anchorHash: string | null;
+  readonly anchorJson: unknown;
+  readonly anchorBytes: string | null;
 }
 
 /** CIP-129 DRep id: `drep1` over the header byte (0x22 key hash, 0x23 script hash) and the 28-byte hash. */
@@ -68,7 +100,13 @@ export const drepIdCip129 = (rawHex: string, hasScript: boolean): string =>
   bech32.encode("drep", bech32.toWords(Uint8Array.of(hasScript ? 0x23 : 0x22, ...hex.decode(rawHex))), 1023);
 
 export const dreps = (sql: SqlClient, options: DRepsOptions): Effect.Effect<DRepPage, SqlError> => {
-  const { page, pageSize, activeOnly } = options;
+  const { page, pageSize, activeOnly, only } = options;
+  const desc = options.order === "desc";
+  const which = only === undefined
+    ? sql`true`
+    : only.hasScript === undefined
+    ? sql`h.raw = decode(${only.raw}, 'hex')`
+    : sql`h.raw = decode(${only.raw}, 'hex') and h.has_script = ${only.hasScript}`;
   return Effect.map(
     sql<DRepRow>`
       with tip as (select epoch_no from block where block_no is not null order by id desc limit 1),
@@ -84,7 +122,7 @@ export const dreps = (sql: SqlClient, options: DRepsOptions): Effect.Effect<DRep
              left join lateral (select x.hash_id, x.amount, x.active_until from drep_distr x
                                 where x.hash_id = h.id and x.epoch_no = (select epoch_no from distr)
                                 order by x.id desc limit 1) d on true
-             where h.raw is null or last.tx_id is not null),
+             where (h.raw is null or last.tx_id is not null) and ${which}),
            flagged as materialized (
              select s.*,
                     case when s.raw is null then true
@@ -99,8 +137,13 @@ export const dreps = (sql: SqlClient, options: DRepsOptions): Effect.Effect<DRep
                            true)
                     end as active
              from state s),
-           listed as (select * from flagged where not ${activeOnly} or active),
-           page as (select * from listed order by id limit ${pageSize} offset ${(page - 1) * pageSize}),
+           listed as (select * from flagged where (not ${activeOnly} or active)
+                                                  and (not ${
+      options.registeredOnly ?? false
+    } or raw is not null)),
+           page as (select * from listed order by ${desc ? sql`id desc` : sql`id`} limit ${pageSize} offset ${
+      (page - 1) * pageSize
+    }),
            counted as (select count(*)::int as total from listed)
       select counted.total, encode(p.raw, 'hex') as raw, p.view, p.has_script as "hasScript", p.active as "isActive",
              case when (select epoch_no from distr) is not null then coalesce(p.amount, 0)::text end
@@ -123,9 +166,28 @@ export const dreps = (sql: SqlClient, options: DRepsOptions): Effect.Effect<DRep
                                 and (later.tx_id, later.cert_index) > (dv.tx_id, dv.cert_index))
                 and not exists (select 1 from stake_deregistration sd where sd.addr_id = dv.addr_id
                                 and (sd.tx_id, sd.cert_index) > (dv.tx_id, dv.cert_index))) as "delegatorCount",
-             (select count(*)::int from voting_procedure v where v.drep_voter = p.id) as "votesCount"
+             (select count(*)::int from voting_procedure v where v.drep_voter = p.id) as "votesCount",
+             p.deposit < 0 as retired,
+             greatest(
+               (select b.epoch_no from tx t join block b on b.id = t.block_id where t.id = p.last_tx),
+               (select b.epoch_no from tx t join block b on b.id = t.block_id
+                where t.id = (select max(v.tx_id) from voting_procedure v where v.drep_voter = p.id)))
+               as "lastActiveEpoch",
+             case when p.deposit >= 0 or p.deposit is null then
+               (select b.epoch_no from drep_registration r join tx t on t.id = r.tx_id join block b on b.id = t.block_id
+                where r.drep_hash_id = p.id and r.deposit > 0 order by r.tx_id desc, r.cert_index desc limit 1)
+             end as "activeEpoch",
+             a.url as "anchorUrl", a.hash as "anchorHash", a.json as "anchorJson", a.bytes as "anchorBytes"
       from counted left join page p on true
-      order by p.id`,
+      left join lateral (
+        select va.url, encode(va.data_hash, 'hex') as hash, vd.json, encode(vd.bytes, 'hex') as bytes
+        from drep_registration r join voting_anchor va on va.id = r.voting_anchor_id
+        left join lateral (select d.json, d.bytes from off_chain_vote_data d
+                           where d.voting_anchor_id = va.id and d.is_valid is not false
+                           order by d.id desc limit 1) vd on true
+        where r.drep_hash_id = p.id and (r.deposit is null or r.deposit > 0)
+        order by r.tx_id desc, r.cert_index desc limit 1) a on true
+      order by ${desc ? sql`p.id desc` : sql`p.id`}`,
     (rows) => {
       const total = rows[0]?.total ?? 0;
       const data = rows.filter((r) => r.view !== null).map((r): DRep => {
@@ -143,6 +205,18 @@ export const dreps = (sql: SqlClient, options: DRepsOptions): Effect.Effect<DRep
           ...(r.votingPower === null ? {} : { votingPower: r.votingPower }),
           delegatorCount: r.delegatorCount ?? 0,
           votesCount: r.votesCount ?? 0,
+          hex: r.raw,
+          hasScript: r.hasScript ?? false,
+          retired: r.retired ?? false,
+          expired: r.raw !== null && !(r.retired ?? false) && !(r.isActive ?? false),
+          lastActiveEpoch: r.lastActiveEpoch,
+          activeEpoch: r.activeEpoch,
+          anchor: r.anchorUrl === null || r.anchorHash === null ? null : {
+            url: r.anchorUrl,
+            hash: r.anchorHash,
+            json: r.anchorJson ?? null,
+            bytes: r.anchorBytes,
+          },
         };
       });
       return { total, page, pageSize, hasMore: page * pageSize < total, data };

@@ -17,8 +17,11 @@
  * - logo: the first http(s) URL among the off-chain metadata's `logo`, CIP-6 extended `pool.media_assets.logo_png`,
  *   adapools-style `info.url_png_logo`, then the 64x64 icons `pool.media_assets.icon_png_64x64` and
  *   `info.url_png_icon_64x64`, as far as db-sync's off_chain_pool_data.json holds them; null otherwise.
- * - pledgeMet: the owners' stake delegated to this pool in that snapshot >= the declared pledge (the ledger's
- *   rule, on the newest snapshot).
+ * - pledgeMet: the owners' stake delegated to this pool in that snapshot (livePledge) >= the declared pledge
+ *   (the ledger's rule, on the newest snapshot).
+ * - liveEpoch / activeEpoch: the epochs of those two snapshots, for the callers that relate them to the totals.
+ * - registrations / retirements: the hashes of the transactions carrying its pool_update and pool_retire
+ *   certificates, oldest first.
  * - lifetimeBlocks / epochBlocks: blocks whose slot leader is the pool, in total / in the current epoch.
  * - lifetimeRewards: poolLifetimeRewards, apart, since it reads every reward row of the pool.
  * - ros30d: poolReturnOnStake30d, apart, for the same reason.
@@ -51,6 +54,9 @@ export interface PoolInfo {
   readonly delegatorCount: number;
   readonly pledge: string;
   readonly pledgeMet: boolean;
+  readonly livePledge: string;
+  readonly liveEpoch: number;
+  readonly activeEpoch: number;
   readonly margin: number;
   readonly fixedCost: string;
   readonly lifetimeBlocks: number;
@@ -62,6 +68,8 @@ export interface PoolInfo {
   readonly retiring: number | null;
   readonly vrfKeyHash: string;
   readonly registeredEpoch: number;
+  readonly registrations: ReadonlyArray<string>;
+  readonly retirements: ReadonlyArray<string>;
 }
 
 interface PoolRow {
@@ -76,6 +84,8 @@ interface PoolRow {
   readonly activeStake: string;
   readonly delegatorCount: number;
   readonly ownerStake: string;
+  readonly liveEpoch: number;
+  readonly activeEpoch: number;
   readonly reserves: string | null;
   readonly optimalPoolCount: number | null;
   readonly pledge: string;
@@ -91,6 +101,8 @@ interface PoolRow {
   readonly retiring: number | null;
   readonly vrfKeyHash: string;
   readonly registeredEpoch: number;
+  readonly registrations: ReadonlyArray<string>;
+  readonly retirements: ReadonlyArray<string>;
 }
 
 /** liveStake relative to the saturation point (45e15 - reserves) / k; 0 when pots or k are not known. */
@@ -149,6 +161,7 @@ export const poolInfo = (
              (select coalesce(sum(e.amount), 0)::text from epoch_stake e
               where e.addr_id in (select addr_id from owners) and e.pool_id = pool.id
                 and e.epoch_no = (select epoch_no from snap)) as "ownerStake",
+             (select epoch_no from snap) as "liveEpoch", tip.epoch_no as "activeEpoch",
              (select p.reserves::text from ada_pots p order by p.id desc limit 1) as reserves,
              (select p.optimal_pool_count from epoch_param p order by p.id desc limit 1)::int as "optimalPoolCount",
              upd.pledge::text as pledge, upd.margin, upd.fixed_cost::text as "fixedCost",
@@ -167,7 +180,13 @@ export const poolInfo = (
               where (r.announced_tx_id, r.cert_index) > (upd.registered_tx_id, upd.cert_index)) as retiring,
              encode(upd.vrf_key_hash, 'hex') as "vrfKeyHash",
              (select b.epoch_no from first_upd f join tx t on t.id = f.registered_tx_id
-              join block b on b.id = t.block_id) as "registeredEpoch"
+              join block b on b.id = t.block_id) as "registeredEpoch",
+             coalesce((select json_agg(encode(t.hash, 'hex') order by u.registered_tx_id, u.cert_index)
+                       from pool_update u join tx t on t.id = u.registered_tx_id where u.hash_id = pool.id), '[]')
+               as registrations,
+             coalesce((select json_agg(encode(t.hash, 'hex') order by r.announced_tx_id, r.cert_index)
+                       from pool_retire r join tx t on t.id = r.announced_tx_id where r.hash_id = pool.id), '[]')
+               as retirements
       from pool cross join upd cross join tip cross join live
       left join meta on true`,
     ([row]) => {
@@ -189,6 +208,9 @@ export const poolInfo = (
         delegatorCount: rest.delegatorCount,
         pledge: rest.pledge,
         pledgeMet: BigInt(ownerStake) >= BigInt(rest.pledge),
+        livePledge: ownerStake,
+        liveEpoch: rest.liveEpoch,
+        activeEpoch: rest.activeEpoch,
         margin: rest.margin,
         fixedCost: rest.fixedCost,
         lifetimeBlocks: rest.lifetimeBlocks,
@@ -199,6 +221,8 @@ export const poolInfo = (
         retiring: rest.retiring,
         vrfKeyHash: rest.vrfKeyHash,
         registeredEpoch: rest.registeredEpoch,
+        registrations: rest.registrations,
+        retirements: rest.retirements,
       } satisfies PoolInfo;
     },
   );

@@ -1,6 +1,7 @@
 /**
- * The protocol parameters in force: the newest `epoch_param` row (one per epoch, written at its start) and its
- * cost models (`cost_model.costs`, JSON keyed PlutusV1/V2/V3). Numeric(20,0) columns arrive as decimal strings.
+ * An epoch's protocol parameters: its `epoch_param` row (one per epoch, written at its start; the newest is the
+ * set in force) and its cost models (`cost_model.costs`, JSON keyed PlutusV1/V2/V3). Numeric(20,0) columns
+ * arrive as decimal strings.
  */
 import type { SqlClient } from "@effect/sql/SqlClient";
 import type { SqlError } from "@effect/sql/SqlError";
@@ -10,7 +11,11 @@ import type { EpochParamRow } from "@src/domain/protocol_parameters.ts";
 /** The row this query returns (its shape is the domain's: src/domain/protocol_parameters.ts converts it). */
 export type { EpochParamRow };
 
-export const latestEpochParams = (sql: SqlClient): Effect.Effect<EpochParamRow | undefined, SqlError> =>
+/** One epoch's parameters, or the newest (epoch_param has one row per epoch, ~600 on mainnet: no index needed). */
+export const epochParams = (
+  sql: SqlClient,
+  epoch?: number,
+): Effect.Effect<EpochParamRow | undefined, SqlError> =>
   Effect.map(
     sql<EpochParamRow>`
       select p.epoch_no as "epochNo", p.min_fee_a as "minFeeA", p.min_fee_b as "minFeeB",
@@ -37,8 +42,15 @@ export const latestEpochParams = (sql: SqlClient): Effect.Effect<EpochParamRow |
         p.committee_max_term_length::text as "committeeMaxTermLength",
         p.gov_action_lifetime::text as "govActionLifetime", p.gov_action_deposit::text as "govActionDeposit",
         p.drep_deposit::text as "drepDeposit", p.drep_activity::text as "drepActivity",
-        p.min_fee_ref_script_cost_per_byte as "minFeeRefScriptCostPerByte", c.costs
+        p.min_fee_ref_script_cost_per_byte as "minFeeRefScriptCostPerByte", c.costs,
+        p.decentralisation, encode(p.extra_entropy, 'hex') as "extraEntropy",
+        p.min_utxo_value::text as "minUtxoValue", encode(p.nonce, 'hex') as nonce
       from epoch_param p left join cost_model c on c.id = p.cost_model_id
+      ${epoch === undefined ? sql`` : sql`where p.epoch_no = ${epoch}`}
       order by p.epoch_no desc limit 1`,
     (rows) => rows[0],
   );
+
+/** The parameters in force: the newest epoch's. */
+export const latestEpochParams = (sql: SqlClient): Effect.Effect<EpochParamRow | undefined, SqlError> =>
+  epochParams(sql);

@@ -125,6 +125,30 @@ const ogmiosNative = (j: NativeJson): unknown => {
   }
 };
 
+/** A native script from Ogmios' clause JSON (the inverse of `ogmiosNative`); throws on what is not one. */
+const nativeFromOgmios = (j: unknown): NativeJson => {
+  const c = j as { clause?: unknown; from?: unknown; atLeast?: unknown; slot?: unknown };
+  const scripts = () => {
+    if (!Array.isArray(c.from)) throw new Error(`native clause '${String(c.clause)}' needs a 'from' list`);
+    return c.from.map(nativeFromOgmios);
+  };
+  switch (c.clause) {
+    case "signature":
+      if (typeof c.from !== "string") throw new Error("native clause 'signature' needs a key hash in 'from'");
+      return { type: "sig", keyHash: c.from };
+    case "all":
+    case "any":
+      return { type: c.clause, scripts: scripts() };
+    case "some":
+      return { type: "atLeast", required: Number(c.atLeast), scripts: scripts() };
+    case "before":
+    case "after":
+      return { type: c.clause, slot: Number(c.slot) };
+    default:
+      throw new Error(`unknown native script clause ${JSON.stringify(c.clause)}`);
+  }
+};
+
 /** An output in Ogmios' TransactionOutput shape (cardano.json), for error data. */
 export const ogmiosOutput = (o: CML.TransactionOutput): Record<string, unknown> => {
   const out: Record<string, unknown> = {
@@ -159,7 +183,7 @@ export interface OgmiosUtxoEntry {
   readonly script?: { readonly language: string; readonly cbor?: string; readonly json?: unknown };
 }
 
-/** An Ogmios Utxo entry as the CML output it describes (native scripts need their `cbor`). */
+/** An Ogmios Utxo entry as the CML output it describes (a native script from its `cbor`, else its `json`). */
 export const outputFromOgmios = (u: OgmiosUtxoEntry): CML.TransactionOutput => {
   const multiAsset = CML.MultiAsset.new();
   let coin = 0n;
@@ -175,7 +199,9 @@ export const outputFromOgmios = (u: OgmiosUtxoEntry): CML.TransactionOutput => {
     ? CML.DatumOption.new_hash(CML.DatumHash.from_hex(u.datumHash))
     : undefined;
   const bytes = u.script?.cbor ? hex.decode(u.script.cbor) : undefined;
-  const script = !u.script || !bytes
+  const script = u.script?.language === "native" && !bytes && u.script.json !== undefined
+    ? CML.Script.new_native(nativeScriptFromJson(nativeFromOgmios(u.script.json)))
+    : !u.script || !bytes
     ? undefined
     : u.script.language === "native"
     ? CML.Script.new_native(CML.NativeScript.from_cbor_bytes(bytes))

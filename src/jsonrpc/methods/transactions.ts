@@ -5,6 +5,7 @@
  */
 import { Effect, Schema } from "effect";
 import { NodeClients } from "@layers/node_client.ts";
+import { evaluateTransaction as evaluate } from "@src/programs/evaluate_transaction.ts";
 import type { MethodProgram } from "../method.ts";
 import { paramsDecoder, required, withMessage } from "../params.ts";
 
@@ -41,9 +42,8 @@ export const submitTransaction: MethodProgram = (network, params) =>
 export const evaluateTransaction: MethodProgram = (network, params) =>
   Effect.gen(function* () {
     const p = yield* evaluateParams(params);
-    const node = (yield* NodeClients).get(network);
-    return yield* node.evaluateTransaction({
-      cbor: p.transaction.cbor.toLowerCase(),
+    return yield* evaluate(network, {
+      cbor: p.transaction.cbor,
       ...(p.additionalUtxo ? { additionalUtxo: p.additionalUtxo } : {}),
     });
   });

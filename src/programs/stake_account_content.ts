@@ -1,0 +1,63 @@
+/**
+ * A stake account in full (Blockfrost's `/accounts/{stake_address}` and its addresses): the current state as
+ * `/api/public/stake-account` gives it (./stake_account.ts: registration, pool, withdrawable rewards, controlled
+ * stake), its DRep (the ledger's reward-account view, ./ledger/reward_accounts.ts), what it received and withdrew
+ * over its life (src/queries/stake_account_history.ts). An account the chain has never seen is not found.
+ */
+import { Effect } from "effect";
+import { ChainDatabases } from "@layers/chain_db.ts";
+import type { Network } from "@schemas/network.ts";
+import { decodeStakeAddress } from "@src/domain/cardano_ids.ts";
+import { decodedOr, fromSql, NotFoundError } from "@src/domain/errors.ts";
+import { drepIdCip129 } from "@src/queries/dreps.ts";
+import type { PageOptions } from "@src/queries/page_options.ts";
+import { stakeAccountAddresses as addressesQuery } from "@src/queries/stake_account_addresses.ts";
+import { stakeAccountHistory } from "@src/queries/stake_account_history.ts";
+import { atTip } from "./at_tip.ts";
+import { registeredRewardAccounts } from "./ledger/reward_accounts.ts";
+import { stakeAccount } from "./stake_account.ts";
+
+const notSeen = (address: string, network: Network) =>
+  new NotFoundError({ message: `The stake account ${address} has never been seen on ${network}` });
+
+export const stakeAccountContent = Effect.fn("stakeAccount.content")(
+  function* (address: string, network: Network) {
+    const { hashRaw } = yield* decodedOr("stake_address", decodeStakeAddress(address, network));
+    const db = (yield* ChainDatabases).get(network);
+    const history = yield* atTip(
+      network,
+      `stake-account-history:${hashRaw}`,
+      stakeAccountHistory(db.sql, hashRaw).pipe(Effect.mapError(fromSql(network))),
+    );
+    if (!history) return yield* notSeen(address, network);
+    const [state, ledger] = yield* Effect.all([
+      stakeAccount(address, network),
+      registeredRewardAccounts(network, [hashRaw]),
+    ]);
+    const drep = ledger[0];
+    return {
+      stakeAddress: address.toLowerCase(),
+      ...state,
+      ...history,
+      drepId: !drep || drep.drepView === null
+        ? null
+        : drep.drepRaw === null
+        ? drep.drepView
+        : drepIdCip129(drep.drepRaw, drep.drepHasScript ?? false),
+    };
+  },
+);
+
+export const stakeAccountAddresses = Effect.fn("stakeAccount.addresses")(
+  function* (address: string, network: Network, page: PageOptions) {
+    const { hashRaw } = yield* decodedOr("stake_address", decodeStakeAddress(address, network));
+    const db = (yield* ChainDatabases).get(network);
+    const found = yield* atTip(
+      network,
+      `stake-account-addresses:${hashRaw}:${page.count}:${page.page}:${page.order}`,
+      addressesQuery(db.sql, hashRaw, page).pipe(Effect.mapError(fromSql(network))),
+    );
+    if (!found.known) return yield* notSeen(address, network);
+    return found.addresses;
+  },
+);
