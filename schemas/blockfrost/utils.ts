@@ -23,7 +23,10 @@ const Quantity = Schema.Union(
   Schema.BigIntFromSelf,
   Schema.BigIntFromNumber,
   Schema.BigInt,
-).pipe(
+).annotations({
+  // OpenAPI cannot derive a bigint's JSON Schema (the service would not start without this)
+  jsonSchema: { anyOf: [{ type: "integer", minimum: 0 }, { type: "string", pattern: "^[0-9]+$" }] },
+}).pipe(
   Schema.filter((n) => n >= 0n, { message: () => "a quantity must be a whole number, 0 or more" }),
 ).annotations({ message: () => "a quantity must be a whole number, 0 or more" });
 
