@@ -14,7 +14,7 @@ import {
   snapshotDelay,
 } from "@src/domain/epoch_boundary.ts";
 import { epochParamValues, protocol } from "./network_params.ts";
-import { utc } from "./row_values.ts";
+import { b, utc } from "./row_values.ts";
 import {
   computeRewards,
   snapshot,
@@ -61,7 +61,7 @@ export const epochBoundary = (ledger: Ledger, epoch: number, firstBlockId: numbe
     epochParamValues(
       ledger.id("epoch_param"),
       epoch,
-      ledger.r.hex(32),
+      b(ledger.r.hex(32)),
       ledger.costModelId,
       firstBlockId,
     ) as unknown as Array<CopyValue>,

@@ -3,6 +3,7 @@
  * values) written to `epoch_param` for every epoch.
  */
 import type { Network } from "@schemas/network.ts";
+import type { Bytea } from "./copy_sink.ts";
 
 export interface DemoNetwork {
   readonly network: Network;
@@ -127,7 +128,7 @@ export const epochParamColumns = [
 export const epochParamValues = (
   id: number,
   epoch: number,
-  nonce: string,
+  nonce: Bytea,
   costModelId: number,
   blockId: number,
 ) => {

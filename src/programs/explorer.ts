@@ -36,17 +36,24 @@ export const block = Effect.fn("explorer.block")(function* (network: Network, id
   return found;
 });
 
+/** The pots of the latest boundary and `epoch`'s stake distribution, cached per epoch (they change once an epoch). */
+export const epochFiguresOf = Effect.fn("explorer.epochFigures")(function* (network: Network, epoch: number) {
+  const db = (yield* ChainDatabases).get(network);
+  const cache = yield* Cache;
+  return yield* cache.getOrCompute(
+    `stats:${network}:epoch:${epoch}`,
+    "10 minutes",
+    epochFigures(db.sql, epoch).pipe(Effect.mapError(fromSql(network))),
+  );
+});
+
 export const stats = Effect.fn("explorer.stats")(function* (network: Network) {
   const db = (yield* ChainDatabases).get(network);
   const cache = yield* Cache;
   const tip = yield* tipPosition(db.sql).pipe(Effect.mapError(fromSql(network)));
   if (!tip) return yield* new NotFoundError({ message: `The ${network} chain holds no block yet` });
   const [figures, transactions] = yield* Effect.all([
-    cache.getOrCompute(
-      `stats:${network}:epoch:${tip.epochNo}`,
-      "10 minutes",
-      epochFigures(db.sql, tip.epochNo).pipe(Effect.mapError(fromSql(network))),
-    ),
+    epochFiguresOf(network, tip.epochNo),
     cache.getOrCompute(
       `stats:${network}:transactions`,
       "20 seconds",
@@ -63,14 +70,18 @@ export const stats = Effect.fn("explorer.stats")(function* (network: Network) {
   };
 });
 
+/** A block's transactions, a page at a time, in block order (`asc`) or its reverse (`desc`). */
 export const blockTransactions = Effect.fn("explorer.blockTransactions")(
-  function* (network: Network, id: number | string, page: number, limit: number) {
+  function* (network: Network, id: number | string, page: number, limit: number, order: "asc" | "desc" = "asc") {
     const db = (yield* ChainDatabases).get(network);
     const found = yield* atTip(
       network,
-      `block-txs:${id}:${page}:${limit}`,
-      blockTransactionsQuery(db.sql, typeof id === "number" ? { number: id } : { hash: id }, { page, limit })
-        .pipe(Effect.mapError(fromSql(network))),
+      `block-txs:${id}:${page}:${limit}:${order}`,
+      blockTransactionsQuery(db.sql, typeof id === "number" ? { number: id } : { hash: id }, {
+        page,
+        limit,
+        order,
+      }).pipe(Effect.mapError(fromSql(network))),
     );
     if (!found) return yield* new NotFoundError({ message: `Block ${id} not found on ${network}` });
     return found;

@@ -1,9 +1,21 @@
-/** The Blockfrost dialect's chain routes (schemas/blockfrost/chain.ts): root, health, network, epochs, blocks. */
+/**
+ * The Blockfrost dialect's chain routes (schemas/blockfrost/chain.ts): root, health, network, genesis, epochs,
+ * blocks. `latest` routes come before the parameterised ones (the first matching route answers).
+ */
 import { Effect, Option } from "effect";
 import * as chain from "@schemas/blockfrost/chain.ts";
+import { eraSummaries } from "@src/domain/era_summaries.ts";
+import { NotFoundError } from "@src/domain/errors.ts";
 import type { Route } from "@src/http/route.ts";
+import { chainBlock, chainBlockTransactions } from "@src/programs/chain_block.ts";
+import { latestEpoch } from "@src/programs/chain_epoch.ts";
+import { epochParameters } from "@src/programs/epoch_parameters.ts";
 import { health } from "@src/programs/health.ts";
+import { networkEraHistory } from "@src/programs/ledger/eras.ts";
+import { networkStartTime } from "@src/programs/ledger/start_time.ts";
 import { serveBlockfrost } from "../endpoint.ts";
+import { toBfBlock, toBfBlockTxs, toBfEpoch, toBfGenesis, toBfNetworkEras } from "../encode_chain.ts";
+import { toBfEpochParameters } from "../encode_epoch_parameters.ts";
 
 const noStore = () => ({ "cache-control": "no-store" });
 
@@ -25,4 +37,47 @@ export const chainRoutes: ReadonlyArray<Route> = [
   ...serveBlockfrost(chain.healthClock, () => Effect.sync(() => ({ server_time: Date.now() })), {
     headers: noStore,
   }),
+  ...serveBlockfrost(
+    chain.networkEras,
+    ({ network }) => Effect.map(networkEraHistory(network), (h) => toBfNetworkEras(eraSummaries(h))),
+  ),
+  ...serveBlockfrost(
+    chain.genesis,
+    ({ network }) =>
+      networkStartTime(network).pipe(
+        Effect.map((start) => toBfGenesis(network, start)),
+        Effect.catchTag("ChainIncomplete", (e) => Effect.fail(new NotFoundError({ message: e.message }))),
+      ),
+  ),
+  ...serveBlockfrost(chain.epochsLatest, ({ network }) => Effect.map(latestEpoch(network), toBfEpoch)),
+  ...serveBlockfrost(
+    chain.epochsLatestParameters,
+    ({ network }) => Effect.map(epochParameters(network, "latest"), toBfEpochParameters),
+  ),
+  ...serveBlockfrost(
+    chain.epochParameters,
+    ({ network, path }) => Effect.map(epochParameters(network, path.number), toBfEpochParameters),
+  ),
+  ...serveBlockfrost(
+    chain.blocksLatest,
+    ({ network }) => Effect.map(chainBlock(network, "latest"), (b) => toBfBlock(b.block, b.confirmations)),
+  ),
+  ...serveBlockfrost(
+    chain.blocksLatestTxs,
+    ({ network, query }) =>
+      Effect.map(chainBlockTransactions(network, "latest", query.page, query.count, query.order), toBfBlockTxs),
+  ),
+  ...serveBlockfrost(
+    chain.block,
+    ({ network, path }) =>
+      Effect.map(chainBlock(network, path.hash_or_number), (b) => toBfBlock(b.block, b.confirmations)),
+  ),
+  ...serveBlockfrost(
+    chain.blockTxs,
+    ({ network, path, query }) =>
+      Effect.map(
+        chainBlockTransactions(network, path.hash_or_number, query.page, query.count, query.order),
+        toBfBlockTxs,
+      ),
+  ),
 ];
