@@ -88,7 +88,7 @@ export const makeAddressSummariesLive = (heavyOutputs = 20_000): Layer.Layer<
             Effect.flatMap((updated) => (updated ? Effect.succeed(updated) : full)),
           );
         return cache.refresh<AddressSummary | undefined, DatabaseUnavailable, never>(
-          `address:${network}:${address.text}`,
+          `address:v2:${network}:${address.text}`,
           "2 seconds",
           (previous) =>
             Option.match(previous, {

@@ -168,3 +168,21 @@ export const decodeAddress = (text: string, network: Network): Decoded<DecodedAd
 
 /** A transaction or block hash: 64 lower-case hex characters (spec: pattern ^[a-f0-9]{64}$). */
 export const isHash32 = (text: string): boolean => /^[a-f0-9]{64}$/.test(text);
+
+/**
+ * A payment credential as Blockfrost's clients send it where an address is expected: `addr_vkh1…` (Lucid writes
+ * script hashes with this prefix too) or `script1…`, 28 bytes; the hash (hex) is what outputs carry as
+ * payment_cred, whether a key's or a script's. Names no network.
+ */
+export const decodePaymentCredential = (text: string): Decoded<{ hash: string }> => {
+  const d = decodeBech32(text);
+  if (!d.ok) return d;
+  if (d.value.prefix !== "addr_vkh" && d.value.prefix !== "script") {
+    return bad(`has prefix ${d.value.prefix}; a payment credential starts with addr_vkh1 or script1`);
+  }
+  if (d.value.bytes.length !== 28) return bad(`holds ${d.value.bytes.length} bytes; a credential holds 28`);
+  return ok({ hash: hex.encode(d.value.bytes) });
+};
+
+/** Whether text is written as a payment credential (`addr_vkh1…`, `script1…`) rather than an address. */
+export const isPaymentCredentialText = (text: string): boolean => /^(addr_vkh|script)1/i.test(text);

@@ -53,13 +53,19 @@ export interface Token {
 }
 
 export interface AddressUtxo {
+  /** The output's own address (what differs between the outputs of one payment credential). */
+  readonly address: string;
   readonly txHash: string;
   readonly outputIndex: number;
   readonly value: string;
   readonly tokens: ReadonlyArray<Token>;
   readonly blockNo: number;
+  readonly blockHash: string;
   readonly blockTime: string;
   readonly datumHash: string | null;
+  /** The inline datum's CBOR (hex). */
+  readonly inlineDatum: string | null;
+  readonly referenceScriptHash: string | null;
 }
 
 export interface AddressUtxoPage {
@@ -76,10 +82,22 @@ export interface AddressOptions {
   readonly spentTracking: SpentTracking;
 }
 
-export interface AddressUtxosOptions extends AddressOptions {
+export interface AddressUtxoWalkOptions extends AddressOptions {
   /** 1-based. */
   readonly page: number;
   readonly limit: number;
+  /** Oldest first (by tx_out.id, the default) or newest first. */
+  readonly order?: "asc" | "desc";
+  /** Only outputs holding this asset (policy id and asset name, hex). */
+  readonly asset?: { readonly policyHex: string; readonly nameHex: string };
+  /**
+   * Every output whose payment credential is `paymentCredHex`, whatever its address (Blockfrost's `addr_vkh1…`
+   * and `script1…` queries); the address text is then not read.
+   */
+  readonly wholeCredential?: boolean;
+}
+
+export interface AddressUtxosOptions extends AddressUtxoWalkOptions {
   /** The address's UTxO count when the caller already knows it: skips counting (see the module comment). */
   readonly total?: number;
 }
@@ -124,10 +142,18 @@ export const addressType = (address: string): AddressType => {
 
 export type Selection =
   | { readonly kind: "payment"; readonly address: string; readonly credential: string }
+  | { readonly kind: "credential"; readonly credential: string }
   | { readonly kind: "byron"; readonly address: string }
   | { readonly kind: "stake"; readonly hashRaw: string };
 
-export const selectionOf = (address: string, paymentCredHex: string | null): Selection | undefined => {
+export const selectionOf = (
+  address: string,
+  paymentCredHex: string | null,
+  wholeCredential = false,
+): Selection | undefined => {
+  if (wholeCredential) {
+    return paymentCredHex === null ? undefined : { kind: "credential", credential: paymentCredHex };
+  }
   if (addressType(address) === "reward") {
     const bytes = decodeBech32Bytes(address);
     return bytes ? { kind: "stake", hashRaw: toHex(bytes) } : undefined;
@@ -141,6 +167,8 @@ export const selectionOf = (address: string, paymentCredHex: string | null): Sel
 export const outputsOf = (sql: SqlClient, s: Selection) =>
   s.kind === "payment"
     ? sql`o.payment_cred = decode(${s.credential}, 'hex') and o.address = ${s.address}`
+    : s.kind === "credential"
+    ? sql`o.payment_cred = decode(${s.credential}, 'hex')`
     : s.kind === "byron"
     ? sql`o.address = ${s.address}`
     : sql`o.stake_address_id = (select id from stake_address where hash_raw = decode(${s.hashRaw}, 'hex'))`;
@@ -176,11 +204,15 @@ const maxBatch = 10_000;
 
 interface UtxoRow {
   readonly id: string;
+  readonly address: string;
   readonly txHash: string;
   readonly outputIndex: number;
   readonly value: string;
   readonly datumHash: string | null;
+  readonly inlineDatum: string | null;
+  readonly referenceScriptHash: string | null;
   readonly blockNo: number;
+  readonly blockHash: string;
   readonly blockTime: Date;
 }
 
@@ -192,24 +224,43 @@ interface TokenRow {
   readonly quantity: string;
 }
 
+/** A page of unspent outputs, and whether more follow it. */
+export interface AddressUtxoWalk {
+  readonly hasMore: boolean;
+  readonly data: ReadonlyArray<AddressUtxo>;
+}
+
+/** Beyond every tx_out id: where a newest-first walk starts. */
+const lastId = "9223372036854775807";
+
 /**
- * One page of the address's unspent outputs, oldest first (by tx_out.id), with their tokens (one query for the
- * page). The walk reads the address's outputs in id order in growing steps, testing each for spent-ness, until
- * it has skipped the earlier pages and filled this one (plus one to know whether more follow).
+ * One page of the address's unspent outputs in output order (tx_out.id; oldest first unless `order` is desc),
+ * with their tokens (one query for the page). The walk reads the address's outputs in id order in growing
+ * steps, testing each for spent-ness (and, with `asset`, for holding it), until it has skipped the earlier
+ * pages and filled this one (plus one to know whether more follow).
  */
-export const addressUtxos = (
+export const addressUtxoWalk = (
   sql: SqlClient,
   address: string,
-  options: AddressUtxosOptions,
-): Effect.Effect<AddressUtxoPage, SqlError> =>
+  options: AddressUtxoWalkOptions,
+): Effect.Effect<AddressUtxoWalk, SqlError> =>
   Effect.gen(function* () {
     const { page, limit } = options;
-    const selection = selectionOf(address, options.paymentCredHex);
-    if (!selection) return { total: 0, page, pageSize: limit, hasMore: false, data: [] };
+    const selection = selectionOf(address, options.paymentCredHex, options.wholeCredential);
+    if (!selection) return { hasMore: false, data: [] };
     const skip = (page - 1) * limit;
+    const desc = options.order === "desc";
     const spent = options.spentTracking === "enable"
       ? sql`exists (select 1 from tx_in i where i.tx_out_id = o.tx_id and i.tx_out_index = o.index)`
       : sql`o.consumed_by_tx_id is not null`;
+    // an output passed over: spent, or (with an asset) not holding it
+    const passed = options.asset
+      ? sql`(${spent} or not exists (
+              select 1 from ma_tx_out mo join multi_asset m on m.id = mo.ident
+              where mo.tx_out_id = o.id and m.policy = decode(${options.asset.policyHex}, 'hex')
+                and m.name = decode(${options.asset.nameHex}, 'hex')))`
+      : spent;
+    const after = (cursor: string) => desc ? sql`o.id < ${cursor}` : sql`o.id > ${cursor}`;
     // A payment address's outputs are walked on idx_cds_tx_out_payment_cred_id by credential alone, in
     // (payment_cred, id) order. Written `= any(array[...])` the credential is no constant to the planner, so only
     // that index yields the order (with `=` it may walk tx_out's primary key filtering on the address: fast for
@@ -217,25 +268,28 @@ export const addressUtxos = (
     // estimates the rows well (with it, it takes credential and address as independent, expects a handful and
     // sorts them all instead: 190 ms a step for an address with 65k outputs). When most outputs of a step
     // belong to other addresses (one script credential, many stake parts), the rest is read by address (hash
-    // index) and sorted.
-    let byCredential = selection.kind === "payment";
-    const step = (cursor: string, batch: number) =>
-      byCredential && selection.kind === "payment"
-        ? sql<{ id: string; mine: boolean; spent: boolean | null }>`
-            select o.id::text as id, o.address = ${selection.address} as mine,
-                   case when o.address = ${selection.address} then ${spent} end as spent
+    // index) and sorted. A whole credential's outputs are all "mine".
+    let byCredential = selection.kind === "payment" || selection.kind === "credential";
+    const step = (cursor: string, batch: number) => {
+      if (byCredential && selection.kind !== "byron" && selection.kind !== "stake") {
+        const mine = selection.kind === "payment" ? sql`o.address = ${selection.address}` : sql`true`;
+        return sql<{ id: string; mine: boolean; spent: boolean | null }>`
+            select o.id::text as id, ${mine} as mine, case when ${mine} then ${passed} end as spent
             from tx_out o
-            where o.payment_cred = any(array[decode(${selection.credential}, 'hex')]) and o.id > ${cursor}
-            order by o.payment_cred, o.id limit ${batch}`
-        : sql<{ id: string; mine: boolean; spent: boolean | null }>`
-            select o.id::text as id, true as mine, ${spent} as spent from tx_out o
-            where ${outputsOf(sql, selection)} and o.id > ${cursor}
-            order by o.id + 0 limit ${batch}`;
+            where o.payment_cred = any(array[decode(${selection.credential}, 'hex')]) and ${after(cursor)}
+            order by o.payment_cred ${desc ? sql`desc` : sql``}, o.id ${desc ? sql`desc` : sql``}
+            limit ${batch}`;
+      }
+      return sql<{ id: string; mine: boolean; spent: boolean | null }>`
+            select o.id::text as id, true as mine, ${passed} as spent from tx_out o
+            where ${outputsOf(sql, selection)} and ${after(cursor)}
+            order by o.id + 0 ${desc ? sql`desc` : sql``} limit ${batch}`;
+    };
 
     const pageIds: Array<string> = [];
     let skipped = 0;
     let hasMore = false;
-    let cursor = "0";
+    let cursor = desc ? lastId : "0";
     let batch = Math.min(skip + limit + 1, maxBatch);
     for (;;) {
       const rows = yield* step(cursor, batch);
@@ -256,16 +310,18 @@ export const addressUtxos = (
       batch = Math.min(batch * 4, maxBatch);
     }
 
-    const total = options.total ?? (yield* addressUtxoCount(sql, address, options));
-    if (pageIds.length === 0) return { total, page, pageSize: limit, hasMore, data: [] };
+    if (pageIds.length === 0) return { hasMore, data: [] };
     const [utxos, tokens] = yield* Effect.all([
       sql<UtxoRow>`
-        select o.id::text as id, encode(t.hash, 'hex') as "txHash", o.index as "outputIndex",
+        select o.id::text as id, o.address, encode(t.hash, 'hex') as "txHash", o.index as "outputIndex",
                o.value::text as value, encode(o.data_hash, 'hex') as "datumHash",
-               b.block_no as "blockNo", b.time as "blockTime"
+               (select encode(d.bytes, 'hex') from datum d where d.id = o.inline_datum_id) as "inlineDatum",
+               (select encode(s.hash, 'hex') from script s where s.id = o.reference_script_id)
+                 as "referenceScriptHash",
+               b.block_no as "blockNo", encode(b.hash, 'hex') as "blockHash", b.time as "blockTime"
         from tx_out o join tx t on t.id = o.tx_id join block b on b.id = t.block_id
         where o.id = any(${pageIds}::bigint[])
-        order by o.id`,
+        order by o.id ${desc ? sql`desc` : sql``}`,
       sql<TokenRow>`
         select mo.tx_out_id::text as id, encode(m.policy, 'hex') as "policyId",
                encode(m.name, 'hex') as "assetNameHex", m.fingerprint, mo.quantity::text as quantity
@@ -286,18 +342,49 @@ export const addressUtxos = (
       byOutput.set(t.id, list);
     }
     return {
-      total,
-      page,
-      pageSize: limit,
       hasMore,
       data: utxos.map((u) => ({
+        address: u.address,
         txHash: u.txHash,
         outputIndex: u.outputIndex,
         value: u.value,
         tokens: byOutput.get(u.id) ?? [],
         blockNo: u.blockNo,
+        blockHash: u.blockHash,
         blockTime: u.blockTime.toISOString(),
         datumHash: u.datumHash,
+        inlineDatum: u.inlineDatum,
+        referenceScriptHash: u.referenceScriptHash,
       })),
     };
   });
+
+/** One page of the address's unspent outputs (addressUtxoWalk) with the address's UTxO count as its total. */
+export const addressUtxos = (
+  sql: SqlClient,
+  address: string,
+  options: AddressUtxosOptions,
+): Effect.Effect<AddressUtxoPage, SqlError> =>
+  Effect.gen(function* () {
+    const { page, limit } = options;
+    const walk = yield* addressUtxoWalk(sql, address, options);
+    const total = options.total ?? (yield* addressUtxoCount(sql, address, options));
+    return { total, page, pageSize: limit, ...walk };
+  });
+
+/**
+ * Whether any output was ever paid to the address (or, with `wholeCredential`, to its payment credential):
+ * one index probe. What tells an address never seen on chain (a 404) from one that holds nothing now.
+ */
+export const addressSeen = (
+  sql: SqlClient,
+  address: string,
+  options: Pick<AddressUtxoWalkOptions, "paymentCredHex" | "wholeCredential">,
+): Effect.Effect<boolean, SqlError> => {
+  const selection = selectionOf(address, options.paymentCredHex, options.wholeCredential);
+  if (!selection) return Effect.succeed(false);
+  return Effect.map(
+    sql<{ seen: boolean }>`select exists (select 1 from tx_out o where ${outputsOf(sql, selection)}) as seen`,
+    ([row]) => row?.seen ?? false,
+  );
+};

@@ -15,8 +15,8 @@
  * This relies on db-sync writing each block atomically (it does when following the tip; the service never sees
  * half a block), so everything up to a watermark is final unless rolled back.
  *
- * Token counts are kept per asset (how many unspent outputs hold it), so spending the last output holding an
- * asset removes it; tokenCount is the number of assets with a positive count.
+ * Token counts are kept per asset (how many unspent outputs hold it, and the quantity they hold), so spending
+ * the last output holding an asset removes it; tokenCount is the number of assets with a positive count.
  */
 import type { SqlClient } from "@effect/sql/SqlClient";
 import type { SqlError } from "@effect/sql/SqlError";
@@ -51,6 +51,8 @@ export interface AddressSummary {
   readonly balance: string;
   /** multi_asset id -> unspent outputs holding it. */
   readonly tokens: Readonly<Record<string, number>>;
+  /** multi_asset id -> quantity held (decimal), for the same assets as `tokens`. */
+  readonly tokenQuantities: Readonly<Record<string, string>>;
   /** The assets held (tokens' size, counted once here: an exchange holds tens of thousands). */
   readonly tokenCount: number;
   readonly stakeAddress: string | null;
@@ -70,6 +72,7 @@ interface SummaryRow {
   readonly utxos: number;
   readonly balance: string;
   readonly tokens: Record<string, number> | null;
+  readonly quantities: Record<string, string> | null;
   readonly stakeAddress: string | null;
   readonly firstSeen: Date | null;
   readonly lastSeen: Date | null;
@@ -102,6 +105,7 @@ const toSummary = (address: string, row: SummaryRow, watermark: Watermark): Addr
   utxos: row.utxos,
   balance: row.balance,
   tokens: row.tokens ?? {},
+  tokenQuantities: row.quantities ?? {},
   tokenCount: Object.keys(row.tokens ?? {}).length,
   stakeAddress: row.stakeAddress,
   firstSeen: row.firstSeen?.toISOString() ?? null,
@@ -139,14 +143,16 @@ export const addressSummary = (
                    from outs)
       select ${watermarkColumns(sql)},
              agg.outputs::int as outputs, agg.utxos::int as utxos, agg.balance::text as balance,
-             (select json_object_agg(ident::text, n) from (
-                select m.ident, count(*) as n from outs u join ma_tx_out m on m.tx_out_id = u.id
-                where u.spent_by is null group by m.ident) held) as tokens,
+             held.tokens, held.quantities,
              ${stakeView(sql, selection)} as "stakeAddress",
              ${blockTime(sql, sql`agg.first_tx`)} as "firstSeen",
              ${blockTime(sql, sql`agg.last_tx`)} as "lastSeen",
              ${known(sql, selection)} as known
-      from agg`,
+      from agg, lateral (
+             select json_object_agg(ident::text, n) as tokens, json_object_agg(ident::text, q::text) as quantities
+             from (select m.ident, count(*) as n, sum(m.quantity) as q
+                   from outs u join ma_tx_out m on m.tx_out_id = u.id
+                   where u.spent_by is null group by m.ident) h) held`,
     ([row]) => (row ? toSummary(address, row, watermarkOf(row)) : undefined),
   );
 };
@@ -188,24 +194,32 @@ export const addressSummarySince = (
       select (select encode(hash, 'hex') from block where id = ${mark.blockId}) = ${mark.blockHash} as valid,
              ${watermarkColumns(sql)},
              agg.outputs::int as outputs, agg.utxos::int as utxos, agg.balance::text as balance,
-             (select json_object_agg(ident::text, n) from (
-                select ident, sum(d)::int as n from (
-                  select m.ident, 1 as d from paid u join ma_tx_out m on m.tx_out_id = u.id
-                  union all
-                  select m.ident, -1 as d from spent u join ma_tx_out m on m.tx_out_id = u.id) changes
-                group by ident) held) as tokens,
+             held.tokens, held.quantities,
              ${stakeView(sql, selection)} as "stakeAddress",
              ${blockTime(sql, sql`agg.first_tx`)} as "firstSeen",
              ${blockTime(sql, sql`agg.last_tx`)} as "lastSeen",
              ${known(sql, selection)} as known
-      from agg`,
+      from agg, lateral (
+             select json_object_agg(ident::text, n) as tokens, json_object_agg(ident::text, q::text) as quantities
+             from (select ident, sum(d)::int as n, sum(d * quantity) as q from (
+                     select m.ident, 1 as d, m.quantity from paid u join ma_tx_out m on m.tx_out_id = u.id
+                     union all
+                     select m.ident, -1 as d, m.quantity from spent u join ma_tx_out m on m.tx_out_id = u.id) changes
+                   group by ident) h) held`,
     ([row]) => {
       if (!row?.valid) return undefined;
       const tokens: Record<string, number> = { ...previous.tokens };
+      const tokenQuantities: Record<string, string> = { ...previous.tokenQuantities };
       for (const [ident, change] of Object.entries(row.tokens ?? {})) {
         const n = (tokens[ident] ?? 0) + change;
-        if (n > 0) tokens[ident] = n;
-        else delete tokens[ident];
+        const q = BigInt(tokenQuantities[ident] ?? "0") + BigInt(row.quantities?.[ident] ?? "0");
+        if (n > 0) {
+          tokens[ident] = n;
+          tokenQuantities[ident] = q.toString();
+        } else {
+          delete tokens[ident];
+          delete tokenQuantities[ident];
+        }
       }
       return {
         address: previous.address,
@@ -214,6 +228,7 @@ export const addressSummarySince = (
         utxos: previous.utxos + row.utxos,
         balance: (BigInt(previous.balance) + BigInt(row.balance)).toString(),
         tokens,
+        tokenQuantities,
         tokenCount: Object.keys(tokens).length,
         stakeAddress: previous.stakeAddress ?? row.stakeAddress,
         firstSeen: previous.firstSeen ?? row.firstSeen?.toISOString() ?? null,
