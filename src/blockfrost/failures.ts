@@ -11,6 +11,7 @@ import type {
   DatabaseUnavailable,
   InvalidParameter,
   NodeNotConfigured,
+  NodeRejected,
   NodeUnavailable,
   NotFoundError,
 } from "@src/domain/errors.ts";
@@ -24,6 +25,7 @@ export type BlockfrostFailure =
   | NotFoundError
   | DatabaseUnavailable
   | NodeUnavailable
+  | NodeRejected
   | NodeNotConfigured;
 
 const reasons: Readonly<Record<number, string>> = {
@@ -52,16 +54,28 @@ export const toBlockfrostResponse = (failure: BlockfrostFailure): Response =>
           "retry-after": "1",
         }),
       NodeUnavailable: (e) => blockfrostError(503, e.message, { "retry-after": "1" }),
+      // the ledger's (or the devnet's) reason, with its details: what a client shows its user
+      NodeRejected: (e) => blockfrostError(400, rejectionMessage(e)),
       // Blockfrost's hosted-only endpoints (evaluation) with no node to take them: said plainly, not retried
       NodeNotConfigured: (e) =>
         blockfrostError(
           503,
           `No node is configured for ${e.network}: transactions cannot be ${e.action} here. Set ` +
             `${e.network.toUpperCase()}_OGMIOS_URL to relay them to an Ogmios` +
-            (e.devnetPossible ? ", or set DEVNET_BLOCK_SECONDS above 0 to run the local devnet" : ""),
+            (e.devnetPossible
+              ? ", or set DEVNET_BLOCK_SECONDS above 0 (it is 0) to run the local devnet."
+              : "."),
         ),
     }),
   );
+
+/** The node's refusal as one line: its message, then its code and data (bigints as exact digits). */
+const rejectionMessage = (e: NodeRejected): string => {
+  const data = e.error.data === undefined
+    ? ""
+    : ` ${JSON.stringify(e.error.data, (_, v) => typeof v === "bigint" ? v.toString() : v)}`;
+  return `${e.error.message} (code ${e.error.code})${data}`;
+};
 
 /** The front door's refusals of a protected request, in this dialect. */
 export const blockfrostRefusal = (refusal: Refusal): Response =>

@@ -88,6 +88,7 @@ interface HeaderRow {
   readonly scriptSize: number;
   readonly invalidBefore: string | null;
   readonly invalidHereafter: string | null;
+  readonly blockIndex: number;
 }
 
 interface TokenJson {
@@ -103,6 +104,8 @@ interface InputRow {
   readonly address: string;
   readonly value: string;
   readonly datumHash: string | null;
+  readonly inlineDatum: string | null;
+  readonly referenceScriptHash: string | null;
   readonly tokens: ReadonlyArray<TokenJson> | null;
 }
 
@@ -114,6 +117,7 @@ interface OutputRow {
   readonly inlineDatum: string | null;
   readonly scriptBytes: string | null;
   readonly scriptJson: unknown;
+  readonly referenceScriptHash: string | null;
   readonly spentByTxHash: string | null;
   readonly tokens: ReadonlyArray<TokenJson> | null;
 }
@@ -150,9 +154,18 @@ const header = (sql: SqlClient, hash: string) =>
            b.slot_no::text as "slotNo", t.fee::text as fee, t.out_sum::text as "totalOutput",
            t.deposit::text as deposit, t.treasury_donation::text as "treasuryDonation", t.size,
            t.valid_contract as "validContract", t.script_size as "scriptSize",
-           t.invalid_before::text as "invalidBefore", t.invalid_hereafter::text as "invalidHereafter"
+           t.invalid_before::text as "invalidBefore", t.invalid_hereafter::text as "invalidHereafter",
+           t.block_index as "blockIndex"
     from tx t join block b on b.id = t.block_id
     where t.hash = decode(${hash}, 'hex')`;
+
+/** The columns of a spent, collateral or reference input: the output `o` it resolves to, of transaction `st`. */
+const inputColumns = (sql: SqlClient) =>
+  sql`encode(st.hash, 'hex') as "txHash", o.index as "outputIndex", o.address, o.value::text as value,
+      encode(o.data_hash, 'hex') as "datumHash",
+      (select encode(d.bytes, 'hex') from datum d where d.id = o.inline_datum_id) as "inlineDatum",
+      (select encode(s.hash, 'hex') from script s where s.id = o.reference_script_id) as "referenceScriptHash",
+      ${tokensOfO(sql)} as tokens`;
 
 /**
  * What the transaction consumed, resolved to the outputs: its inputs, or for a phase-2 failure its collateral.
@@ -161,45 +174,62 @@ const header = (sql: SqlClient, hash: string) =>
 const consumed = (sql: SqlClient, txId: string, spent: SpentTracking) =>
   spent === "enable"
     ? sql<InputRow>`
-        select encode(st.hash, 'hex') as "txHash", o.index as "outputIndex", o.address, o.value::text as value,
-               encode(o.data_hash, 'hex') as "datumHash", ${tokensOfO(sql)} as tokens
+        select ${inputColumns(sql)}
         from tx_in i
         join tx_out o on o.tx_id = i.tx_out_id and o.index = i.tx_out_index
         join tx st on st.id = o.tx_id
         where i.tx_in_id = ${txId}
         order by st.hash, o.index`
     : sql<InputRow>`
-        select encode(st.hash, 'hex') as "txHash", o.index as "outputIndex", o.address, o.value::text as value,
-               encode(o.data_hash, 'hex') as "datumHash", ${tokensOfO(sql)} as tokens
+        select ${inputColumns(sql)}
         from tx_out o join tx st on st.id = o.tx_id
         where o.consumed_by_tx_id = ${txId}
         order by st.hash, o.index`;
 
-/** Collateral inputs of a valid transaction (only stored with db-sync's plutus option on, the default). */
-const collateralInputs = (sql: SqlClient, txId: string) =>
-  sql<InputRow>`
-    select encode(st.hash, 'hex') as "txHash", o.index as "outputIndex", o.address, o.value::text as value,
-           encode(o.data_hash, 'hex') as "datumHash", ${tokensOfO(sql)} as tokens
-    from collateral_tx_in c
+/**
+ * Collateral inputs of a valid transaction (only stored with db-sync's plutus option on, the default), or its
+ * reference inputs (idx_cds_reference_tx_in_tx_in_id): both resolved through unique_txout.
+ */
+const referencedInputs = (sql: SqlClient, txId: string, table: "collateral" | "reference") => {
+  const rows = table === "collateral"
+    ? sql`select tx_out_id, tx_out_index from collateral_tx_in where tx_in_id = ${txId}`
+    : sql`select tx_out_id, tx_out_index from reference_tx_in where tx_in_id = ${txId}`;
+  return sql<InputRow>`
+    select ${inputColumns(sql)}
+    from (${rows}) c
     join tx_out o on o.tx_id = c.tx_out_id and o.index = c.tx_out_index
     join tx st on st.id = o.tx_id
-    where c.tx_in_id = ${txId}
     order by st.hash, o.index`;
+};
 
-/** The transaction's outputs; datum, script and spender probed per output by primary key (lateral, no join plan). */
-const outputs = (sql: SqlClient, txId: string, spent: SpentTracking) => {
-  const spentBy = spent === "enable"
+/**
+ * The transaction's outputs; datum, script and spender probed per output by primary key (lateral, no join plan).
+ * `collateral_tx_out` (idx_cds_collateral_tx_out_tx_id): a valid transaction's collateral return, which exists
+ * only on paper (never spent, no ma_tx_out rows: db-sync keeps its tokens as text only).
+ */
+const outputs = (
+  sql: SqlClient,
+  txId: string,
+  spent: SpentTracking,
+  table: "tx_out" | "collateral_tx_out",
+) => {
+  const spentBy = table === "collateral_tx_out"
+    ? sql`left join lateral (select null::bytea as hash) sp on true`
+    : spent === "enable"
     ? sql`left join lateral (select s.hash from tx_in i join tx s on s.id = i.tx_in_id
                              where i.tx_out_id = o.tx_id and i.tx_out_index = o.index limit 1) sp on true`
     : sql`left join tx sp on sp.id = o.consumed_by_tx_id`;
+  const from = table === "tx_out" ? sql`tx_out o` : sql`collateral_tx_out o`;
+  const tokens = table === "tx_out" ? tokensOfO(sql) : sql`null::json`;
   return sql<OutputRow>`
     select o.index, o.address, o.value::text as value, encode(o.data_hash, 'hex') as "datumHash",
            encode(d.bytes, 'hex') as "inlineDatum", encode(s.bytes, 'hex') as "scriptBytes",
-           s.json as "scriptJson", encode(sp.hash, 'hex') as "spentByTxHash",
-           ${tokensOfO(sql)} as tokens
-    from tx_out o
+           s.json as "scriptJson", encode(s.hash, 'hex') as "referenceScriptHash",
+           encode(sp.hash, 'hex') as "spentByTxHash", ${tokens} as tokens
+    from ${from}
     left join lateral (select d.bytes from datum d where d.id = o.inline_datum_id limit 1) d on true
-    left join lateral (select s.bytes, s.json from script s where s.id = o.reference_script_id limit 1) s on true
+    left join lateral (select s.bytes, s.json, s.hash from script s where s.id = o.reference_script_id limit 1) s
+      on true
     ${spentBy}
     where o.tx_id = ${txId}
     order by o.index`;
@@ -366,27 +396,147 @@ export const transactionByHash = (
   hash: string,
   spentTracking: SpentTracking,
 ): Effect.Effect<Transaction | undefined, SqlError> =>
+  Effect.map(readTransaction(sql, hash, spentTracking, false), (read) => read?.transaction);
+
+/** An input with where it sits in the transaction and what its output carries besides the explorer's fields. */
+export interface DetailedInput extends TransactionInput {
+  readonly inlineDatum: string | null;
+  readonly referenceScriptHash: string | null;
+  /** Collateral: consumed only if the scripts fail (for a failed transaction, what it consumed). */
+  readonly collateral: boolean;
+  /** A reference input: read, not consumed. */
+  readonly reference: boolean;
+}
+
+export interface DetailedOutput extends TransactionOutput {
+  readonly referenceScriptHash: string | null;
+  /** The collateral return: of a failed transaction its only output, of a valid one never created. */
+  readonly collateral: boolean;
+}
+
+export interface Redeemer {
+  readonly index: number;
+  readonly purpose: string;
+  readonly scriptHash: string | null;
+  readonly redeemerDataHash: string;
+  readonly unitMem: string;
+  readonly unitSteps: string;
+  readonly fee: string | null;
+}
+
+/**
+ * A transaction as the explorer has it, with what only a UTxO-level view needs: its index in the block, the
+ * block's hash even for the genesis pseudo-block, db-sync's net deposit and treasury donation, every input
+ * (spent, collateral, reference) and every output (the collateral return too) with inline datums and reference
+ * script hashes, its redeemers, and how many MIR certificates it carries (reserve and treasury rows).
+ */
+export interface TransactionDetail {
+  readonly transaction: Transaction;
+  readonly blockHash: string;
+  readonly blockIndex: number;
+  readonly treasuryDonation: string;
+  readonly inputs: ReadonlyArray<DetailedInput>;
+  readonly outputs: ReadonlyArray<DetailedOutput>;
+  readonly redeemers: ReadonlyArray<Redeemer>;
+  readonly mirCertificates: number;
+}
+
+const redeemers = (sql: SqlClient, txId: string) =>
+  sql<Redeemer>`
+    select r.index, r.purpose::text as purpose, encode(r.script_hash, 'hex') as "scriptHash",
+           encode(d.hash, 'hex') as "redeemerDataHash", r.unit_mem::text as "unitMem",
+           r.unit_steps::text as "unitSteps", r.fee::text as fee
+    from redeemer r join redeemer_data d on d.id = r.redeemer_data_id
+    where r.tx_id = ${txId} order by r.index, r.id`;
+
+/** MIR certificates: one reserve or treasury row per stake address they pay, one cert_index per certificate. */
+const mirCertificates = (sql: SqlClient, txId: string) =>
+  sql<{ count: number }>`
+    select count(distinct m.cert_index)::int as count from (
+      select cert_index from reserve where tx_id = ${txId}
+      union all
+      select cert_index from treasury where tx_id = ${txId}) m`;
+
+const detailedInput = (r: InputRow, collateral: boolean, reference: boolean): DetailedInput => ({
+  ...toInput(r),
+  inlineDatum: r.inlineDatum,
+  referenceScriptHash: r.referenceScriptHash,
+  collateral,
+  reference,
+});
+
+const detailedOutput = (r: OutputRow, collateral: boolean): DetailedOutput => ({
+  ...toOutput(r),
+  referenceScriptHash: r.referenceScriptHash,
+  collateral,
+});
+
+/** The transaction with its detail (see TransactionDetail), or undefined when the chain has none. */
+export const transactionDetailByHash = (
+  sql: SqlClient,
+  hash: string,
+  spentTracking: SpentTracking,
+): Effect.Effect<TransactionDetail | undefined, SqlError> =>
+  Effect.map(readTransaction(sql, hash, spentTracking, true), (read) => {
+    if (!read) return undefined;
+    const { h, spentRows, collateralRows, outputRows, detail } = read;
+    const valid = h.validContract;
+    return {
+      transaction: read.transaction,
+      blockHash: h.blockHash,
+      blockIndex: h.blockIndex,
+      treasuryDonation: h.treasuryDonation,
+      inputs: [
+        ...(valid ? spentRows.map((r) => detailedInput(r, false, false)) : []),
+        ...detail!.referenceRows.map((r) => detailedInput(r, false, true)),
+        ...(valid ? collateralRows : spentRows).map((r) => detailedInput(r, true, false)),
+      ],
+      outputs: [
+        // a failed transaction's only tx_out is its collateral return (also in collateral_tx_out: once here)
+        ...outputRows.map((r) => detailedOutput(r, !valid)),
+        ...(valid ? detail!.collateralOutputRows.map((r) => detailedOutput(r, true)) : []),
+      ],
+      redeemers: detail!.redeemerRows,
+      mirCertificates: detail!.mir[0]?.count ?? 0,
+    };
+  });
+
+const noRows = <A>() => Effect.succeed<ReadonlyArray<A>>([]);
+
+/** One read of a transaction: the explorer's statements, and with `detail` the detail's too, all at once. */
+const readTransaction = (sql: SqlClient, hash: string, spentTracking: SpentTracking, detail: boolean) =>
   Effect.gen(function* () {
     if (!hashPattern.test(hash)) return undefined;
     const [h] = yield* header(sql, hash.toLowerCase());
     if (!h) return undefined;
-    const [spentRows, outputRows, collateralRows, certRows, withdrawalRows, mintRows, metadataRows, [paid]] =
-      yield* Effect
-        .all([
-          consumed(sql, h.id, spentTracking),
-          outputs(sql, h.id, spentTracking),
-          // a failed transaction's collateral is what it consumed (its tx_in rows): no second lookup
-          h.validContract ? collateralInputs(sql, h.id) : Effect.succeed<ReadonlyArray<InputRow>>([]),
-          certificateRows(sql, h.id),
-          withdrawals(sql, h.id),
-          mints(sql, h.id),
-          metadata(sql, h.id),
-          depositsPaid(sql, h.id),
-        ], { concurrency: "unbounded" });
+    const [
+      [spentRows, outputRows, collateralRows, certRows, withdrawalRows, mintRows, metadataRows, [paid]],
+      [referenceRows, collateralOutputRows, redeemerRows, mir],
+    ] = yield* Effect.all([
+      Effect.all([
+        consumed(sql, h.id, spentTracking),
+        outputs(sql, h.id, spentTracking, "tx_out"),
+        // a failed transaction's collateral is what it consumed (its tx_in rows): no second lookup
+        h.validContract ? referencedInputs(sql, h.id, "collateral") : noRows<InputRow>(),
+        certificateRows(sql, h.id),
+        withdrawals(sql, h.id),
+        mints(sql, h.id),
+        metadata(sql, h.id),
+        depositsPaid(sql, h.id),
+      ], { concurrency: "unbounded" }),
+      Effect.all([
+        detail ? referencedInputs(sql, h.id, "reference") : noRows<InputRow>(),
+        detail && h.validContract
+          ? outputs(sql, h.id, spentTracking, "collateral_tx_out")
+          : noRows<OutputRow>(),
+        detail ? redeemers(sql, h.id) : noRows<Redeemer>(),
+        detail ? mirCertificates(sql, h.id) : noRows<{ count: number }>(),
+      ], { concurrency: "unbounded" }),
+    ], { concurrency: "unbounded" });
     const inputs = h.validContract ? spentRows.map(toInput) : [];
     const collateral = h.validContract ? collateralRows.map(toInput) : spentRows.map(toInput);
     const genesis = h.blockNo === null;
-    return {
+    const transaction = {
       hash: h.hash,
       blockNo: h.blockNo ?? 0,
       blockHash: genesis ? null : h.blockHash,
@@ -417,6 +567,14 @@ export const transactionByHash = (
       collateral,
       metadata: metadataRows.map((m) => ({ key: m.key, json: m.json })),
     } satisfies Transaction;
+    return {
+      h,
+      transaction,
+      spentRows,
+      collateralRows,
+      outputRows,
+      detail: detail ? { referenceRows, collateralOutputRows, redeemerRows, mir } : undefined,
+    };
   });
 
 /** tx.deposit is NULL when db-sync runs without the ledger: inputs + withdrawals = outputs + fee + deposit + donation. */

@@ -1,4 +1,46 @@
-/** The Blockfrost dialect's transactions routes (schemas/blockfrost/transactions.ts). */
+/**
+ * The Blockfrost dialect's transactions routes (schemas/blockfrost/transactions.ts): a transaction's content,
+ * UTxOs, metadata and redeemers from one cached read of it (src/programs/transaction_detail.ts), its CBOR where
+ * db-sync kept it, and submission (../tx_submit.ts).
+ */
+import { Effect } from "effect";
+import * as txs from "@schemas/blockfrost/transactions.ts";
 import type { Route } from "@src/http/route.ts";
+import { transactionCborOf, transactionDetail } from "@src/programs/transaction_detail.ts";
+import { serveBlockfrost } from "../endpoint.ts";
+import { txContent, txContentMetadata, txContentRedeemers, txContentUtxo } from "../transaction_encoders.ts";
+import { txSubmitRoutes } from "../tx_submit.ts";
 
-export const transactionsRoutes: ReadonlyArray<Route> = [];
+/** Until the next block at most (the answers say whether outputs are spent). */
+const untilNextBlock = () => ({ "cache-control": "public, max-age=1" });
+
+const detailOf = (network: Parameters<typeof transactionDetail>[0], hash: string) =>
+  transactionDetail(network, hash.toLowerCase());
+
+export const transactionsRoutes: ReadonlyArray<Route> = [
+  ...serveBlockfrost(txs.tx, ({ network, path }) => Effect.map(detailOf(network, path.hash), txContent), {
+    headers: untilNextBlock,
+  }),
+  ...serveBlockfrost(
+    txs.txUtxos,
+    ({ network, path }) => Effect.map(detailOf(network, path.hash), txContentUtxo),
+    { headers: untilNextBlock },
+  ),
+  ...serveBlockfrost(
+    txs.txCbor,
+    ({ network, path }) =>
+      Effect.map(transactionCborOf(network, path.hash.toLowerCase()), (cbor) => ({ cbor })),
+    { headers: () => ({ "cache-control": "public, max-age=60" }) },
+  ),
+  ...serveBlockfrost(
+    txs.txMetadata,
+    ({ network, path }) => Effect.map(detailOf(network, path.hash), txContentMetadata),
+    { headers: untilNextBlock },
+  ),
+  ...serveBlockfrost(
+    txs.txRedeemers,
+    ({ network, path }) => Effect.map(detailOf(network, path.hash), txContentRedeemers),
+    { headers: untilNextBlock },
+  ),
+  ...txSubmitRoutes,
+];

@@ -1,8 +1,8 @@
 /**
  * One transaction's rows as db-sync writes them: tx, tx_out (+ ma_tx_out, inline datums, reference scripts),
  * tx_in with redeemers, collateral and reference inputs, collateral_tx_out, ma_tx_mint, withdrawal, certificates,
- * tx_metadata, witness scripts and datums, redeemer (+ redeemer_data), extra_key_witness, and proposals and
- * votes (governance/rows.ts). A transaction whose scripts failed keeps only its collateral: consumed as tx_in,
+ * tx_metadata, witness scripts and datums, redeemer (+ redeemer_data), extra_key_witness, tx_cbor (db-sync's
+ * option, on here), and proposals and votes (governance/rows.ts). A transaction whose scripts failed keeps only its collateral: consumed as tx_in,
  * the return as tx_out.
  */
 import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
@@ -322,6 +322,8 @@ export const writeTransaction = (
     const { accepted, scriptsValid } = blockTx;
     const txId = yield* w.id("tx");
     lookups.rememberTx(accepted.id, txId);
+    // the bytes as submitted, as db-sync keeps them with its tx_cbor option on (Blockfrost's /txs/{h}/cbor)
+    yield* w.add("tx_cbor", { tx_id: txId, bytes: w.bytea(accepted.bytes) });
     if (!scriptsValid) return yield* writeFailedScriptTx(w, lookups, txId, accepted, block);
 
     const body = accepted.tx.body();
