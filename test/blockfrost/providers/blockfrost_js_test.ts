@@ -19,7 +19,7 @@ Deno.test({
     const s = await openBlockfrostDevnet("bf_blockfrost_js");
     try {
       const [payer, payee] = s.wallets;
-      const api = new BlockFrostAPI({ projectId: s.key, customBackend: s.bfBase });
+      const api = new BlockFrostAPI({ projectId: s.key, network: "preprod", customBackend: s.bfBase });
       const params = await api.epochsLatestParameters();
 
       await t.step("the latest epoch's parameters as the ledger has them", () => {
