@@ -32,9 +32,10 @@ export const meshPayment = async (
     key: { type: "cli", payment: `5820${Array.from(raw, (b) => b.toString(16).padStart(2, "0")).join("")}` },
   });
   await wallet.init();
-  const walletAddress = await wallet.getChangeAddress();
+  // a `cli` key's wallet answers its base address unless asked for the enterprise one (the devnet funds that)
+  const walletAddress = await wallet.getChangeAddress("enterprise");
   const params = await provider.fetchProtocolParameters();
-  const utxos = await wallet.getUtxos();
+  const utxos = await wallet.getUtxos("enterprise");
   const builder = new MeshTxBuilder({ fetcher: provider, submitter: provider, params });
   const unsigned = await builder
     .txOut(payment.to, [{ unit: "lovelace", quantity: String(payment.lovelace) }])
