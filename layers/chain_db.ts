@@ -1,19 +1,21 @@
 /**
  * `ChainDatabases`: one read-only `SqlClient` per network over a cardano-db-sync database. Each network is either
  * a PostgreSQL db-sync database (`<NETWORK>_DATABASE_URL`) or, by default, an embedded PGlite database under
- * `DATA_DIR/<network>` holding the generated demo chain (seeded on first start, reused after). At start the
- * layout is detected and logged; a layout the service cannot answer correctly is refused.
+ * `DATA_DIR/<network>` holding the generated demo chain (seeded on first start, reused after). A PostgreSQL
+ * database given as several URLs (replicas) is served through one client over all of them (chain_replicas.ts). At
+ * start the layout is detected and logged; a layout the service cannot answer correctly is refused.
  */
 import * as Reactivity from "@effect/experimental/Reactivity";
 import type { SqlClient } from "@effect/sql/SqlClient";
-import type { SqlError } from "@effect/sql/SqlError";
-import { Context, Effect, Layer, Option, Redacted, Ref, Runtime, type Scope } from "effect";
+import { SqlError } from "@effect/sql/SqlError";
+import { Context, Effect, Layer, Redacted, Ref, Runtime, type Scope } from "effect";
 import { join } from "node:path";
 import type { Network } from "@schemas/network.ts";
 import { networks } from "@schemas/network.ts";
 import { type DbSyncInfo, type DbSyncUnsupported, describeDbSync, detectDbSync } from "@src/dbsync/detect.ts";
 import { AppConfig, redactUrl } from "./config.ts";
-import { scopedAttempt, waitFor } from "./dependencies.ts";
+import { Dependencies, scopedAttempt, waitFor } from "./dependencies.ts";
+import { type ChainReplicas, makeChainReplicas } from "./chain_replicas.ts";
 import { makePgSqlClient } from "./sql_pg.ts";
 import { makePgliteWorkerSqlClient } from "./sql_pglite.ts";
 import { isPrepared, prepareEmbedded } from "./embedded_prepare.ts";
@@ -29,6 +31,8 @@ export interface ChainDatabase {
   readonly dbSync: DbSyncInfo;
   /** True when the data is the generated demo chain, not a real network. */
   readonly demoChain: boolean;
+  /** Set when the database is given as several URLs: their states and the tip they all answer for. */
+  readonly replicas?: ChainReplicas;
 }
 
 export class ChainDatabases extends Context.Tag("ChainDatabases")<ChainDatabases, {
@@ -52,16 +56,19 @@ const isDemoChain = (sql: SqlClient) =>
 const describeFailure = (network: Network, location: string) => (e: SqlError | DbSyncUnsupported) =>
   new ChainDatabaseError(`${network} chain database (${location}): ${e.message}`);
 
+const openPostgres = (network: Network, url: Redacted.Redacted<string>) =>
+  makePgSqlClient({
+    url: Redacted.value(url),
+    readOnly: true,
+    maxConnections: 16,
+    applicationName: `cardano-data-service/${network}`,
+  });
+
 const postgresChain = (network: Network, url: Redacted.Redacted<string>) =>
   waitFor(
     `${network} chain database`,
     scopedAttempt(Effect.gen(function* () {
-      const sql = yield* makePgSqlClient({
-        url: Redacted.value(url),
-        readOnly: true,
-        maxConnections: 16,
-        applicationName: `cardano-data-service/${network}`,
-      });
+      const sql = yield* openPostgres(network, url);
       const dbSync = yield* detectDbSync(sql);
       const demoChain = yield* isDemoChain(sql);
       return { sql, dbSync, demoChain };
@@ -81,6 +88,55 @@ const postgresChain = (network: Network, url: Redacted.Redacted<string>) =>
     ),
     Effect.mapError((e) => describeFailure(network, redactUrl(url))(e)),
   );
+
+/**
+ * A chain database given as several URLs: ready once one member serves a supported layout (each member is checked
+ * as it connects); the others join in the background. After start-up the set posts its state on the board itself.
+ */
+const replicatedChain = (
+  network: Network,
+  urls: ReadonlyArray<Redacted.Redacted<string>>,
+  maxLagBlocks: number,
+) =>
+  Effect.gen(function* () {
+    const board = yield* Effect.serviceOption(Dependencies);
+    const name = `${network} chain database`;
+    const opened = yield* waitFor(
+      name,
+      scopedAttempt(Effect.gen(function* () {
+        const replicas = yield* makeChainReplicas({
+          network,
+          urls,
+          maxLagBlocks,
+          open: (url) =>
+            Effect.tap(openPostgres(network, url), (sql) =>
+              Effect.mapError(detectDbSync(sql), (e) =>
+                new SqlError({ cause: e, message: e.message }))),
+          report: (unavailable) => {
+            if (board._tag === "Some" && board.value.started()) {
+              board.value.set(name, unavailable === undefined ? "ok" : "down", unavailable);
+            }
+          },
+        });
+        const dbSync = yield* detectDbSync(replicas.sql);
+        const demoChain = yield* isDemoChain(replicas.sql);
+        return { replicas, dbSync, demoChain };
+      })),
+      {
+        transient: (e) =>
+          e._tag === "SqlError",
+      },
+    ).pipe(Effect.mapError(describeFailure(network, `${urls.length} URLs`)));
+    return {
+      network,
+      sql: opened.replicas.sql,
+      backend: "postgres",
+      location: urls.map(redactUrl).join(", "),
+      dbSync: opened.dbSync,
+      demoChain: opened.demoChain,
+      replicas: opened.replicas,
+    } satisfies ChainDatabase;
+  });
 
 /**
  * A served chain database's buffer pool: PGlite's 128MB default is resident from the start (about 110 MB more
@@ -160,10 +216,16 @@ export const ChainDatabasesLive: Layer.Layer<ChainDatabases, ChainDatabaseError,
       ChainDatabaseError,
       Scope.Scope | Reactivity.Reactivity
     > => {
-      const url = config.networks[network].databaseUrl;
+      const urls = config.networks[network].databaseUrls;
       // an embedded database opens or fails for good: posted on the board, not retried
-      return Option.isSome(url)
-        ? phase(`${network} chain database: connect`, () => postgresChain(network, url.value), { network })
+      return urls.length > 1
+        ? phase(
+          `${network} chain database: connect`,
+          () => replicatedChain(network, urls, config.replicaMaxLagBlocks),
+          { network },
+        )
+        : urls.length === 1
+        ? phase(`${network} chain database: connect`, () => postgresChain(network, urls[0]!), { network })
         : waitFor(`${network} chain database`, embeddedChain(network, config.dataDir), {
           transient: () => false,
         });

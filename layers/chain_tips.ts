@@ -55,11 +55,13 @@ export const ChainTipsLive: Layer.Layer<ChainTips, never, ChainDatabases> = Laye
     const dbs = yield* ChainDatabases;
     const watches = new Map<Network, ChainTipWatch>();
     for (const db of dbs.all) {
-      const first = yield* Effect.either(tipPointRow(db.sql));
+      // replicas: the tip every member in use can answer for (chain_replicas.ts reads theirs each second)
+      const read = db.replicas?.tip ?? tipPointRow(db.sql);
+      const first = yield* Effect.either(read);
       const watch = yield* makeWatch(first._tag === "Right" ? first.right : undefined);
       yield* watch.record(first._tag === "Right" ? undefined : first.left.message);
       watches.set(db.network, watch);
-      const poll = tipPointRow(db.sql).pipe(
+      const poll = read.pipe(
         Effect.flatMap(watch.observe),
         Effect.zipRight(watch.record(undefined)),
         Effect.catchAll((e) =>

@@ -7,8 +7,12 @@ import type { Network } from "@schemas/network.ts";
 import { type Cidr, parseTrustedProxies } from "@src/domain/client_address.ts";
 
 export interface NetworkConfig {
-  /** A db-sync database; none = the embedded PGlite demo chain under DATA_DIR. */
-  readonly databaseUrl: Option.Option<Redacted.Redacted<string>>;
+  /**
+   * The db-sync database: one URL, or several copies of it (a primary and its streaming replicas, or replicas
+   * only) whose reads are spread over the healthy ones (chain_replicas.ts); empty = the embedded PGlite demo chain
+   * under DATA_DIR.
+   */
+  readonly databaseUrls: ReadonlyArray<Redacted.Redacted<string>>;
   /** An Ogmios upstream (ws:// or wss://); none = answer from the chain database. */
   readonly ogmiosUrl: Option.Option<string>;
 }
@@ -19,6 +23,8 @@ export interface AppConfigShape {
   readonly dataDir: string;
   readonly networks: Readonly<Record<Network, NetworkConfig>>;
   readonly serviceDatabaseUrl: Option.Option<Redacted.Redacted<string>>;
+  /** How many blocks a chain database's member may trail the most advanced one before it is taken out of use. */
+  readonly replicaMaxLagBlocks: number;
   readonly redisUrl: Option.Option<Redacted.Redacted<string>>;
   readonly logLevel: LogLevel.LogLevel;
   /** The `<PREFIX>` of new API keys. */
@@ -146,9 +152,47 @@ const dataDir = Config.string("DATA_DIR").pipe(
   ),
 );
 
+/**
+ * A chain database: one PostgreSQL URL or a comma-separated list of them (copies of one db-sync database). The
+ * embedded database has no replicas: every entry must be a postgres:// URL, each named once.
+ */
+const postgresUrls = (name: string) =>
+  Config.string(name).pipe(
+    Config.withDefault(""),
+    Config.mapOrFail(
+      (text): Either.Either<ReadonlyArray<Redacted.Redacted<string>>, ConfigError.ConfigError> => {
+        if (text.trim() === "") return Either.right([]);
+        const entries = text.split(",").map((s) => s.trim());
+        const urls: Array<Redacted.Redacted<string>> = [];
+        for (const [i, entry] of entries.entries()) {
+          const which = entries.length > 1 ? `entry ${i + 1} of ${entries.length}: ` : "";
+          if (entry === "") return Either.left(invalid(name, `${which}empty (a comma too many?)`));
+          let u: URL;
+          try {
+            u = new URL(entry);
+          } catch {
+            return Either.left(
+              invalid(name, `${which}expected a URL, got a value that does not parse as one`),
+            );
+          }
+          if (u.protocol !== "postgres:" && u.protocol !== "postgresql:") {
+            return Either.left(invalid(
+              name,
+              `${which}expected a postgres: or postgresql:// URL, got ${u.protocol}// ` +
+                "(replicas are PostgreSQL databases: the embedded database is used when the variable is unset)",
+            ));
+          }
+          if (entries.indexOf(entry) !== i) return Either.left(invalid(name, `${which}the same URL twice`));
+          urls.push(Redacted.make(entry));
+        }
+        return Either.right(urls);
+      },
+    ),
+  );
+
 const networkConfig = (prefix: "MAINNET" | "PREPROD"): Config.Config<NetworkConfig> =>
   Config.all({
-    databaseUrl: postgresUrl(`${prefix}_DATABASE_URL`),
+    databaseUrls: postgresUrls(`${prefix}_DATABASE_URL`),
     ogmiosUrl: optionalUrl(`${prefix}_OGMIOS_URL`, ["ws:", "wss:"]),
   });
 
@@ -336,6 +380,7 @@ const settings = Config.all({
   dataDir,
   networks: Config.all({ mainnet: networkConfig("MAINNET"), preprod: networkConfig("PREPROD") }),
   serviceDatabaseUrl: postgresUrl("SERVICE_DATABASE_URL"),
+  replicaMaxLagBlocks: wholeNumberIn("REPLICA_MAX_LAG_BLOCKS", 5, 0, 100_000, "blocks"),
   redisUrl: secretUrl("REDIS_URL", ["redis:", "rediss:"]),
   logLevel,
   apiKeyPrefix,

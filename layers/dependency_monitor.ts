@@ -23,7 +23,11 @@ export const DependencyMonitorLive: Layer.Layer<never, never, AppConfig> = Layer
     const board = found.value;
     const config = yield* AppConfig;
     const targets = [
-      ...networks.map((n) => [`${n} chain database`, config.networks[n].databaseUrl] as const),
+      // a database given as several URLs posts its own state (chain_replicas.ts): in use while one member is
+      ...networks.map((n) => {
+        const urls = config.networks[n].databaseUrls;
+        return [`${n} chain database`, urls.length === 1 ? Option.some(urls[0]!) : Option.none()] as const;
+      }),
       ["service database", config.serviceDatabaseUrl] as const,
     ].flatMap(([name, url]) => Option.isSome(url) ? [[name, Redacted.value(url.value)] as const] : []);
     for (const [name, url] of targets) {

@@ -3,7 +3,8 @@
  * catalog plus db-sync's implied references), the model the compiler reads it with, and where its statements
  * run. On PostgreSQL that is a read-only pool of its own whose sessions carry the GraphQL statement timeout, so
  * a query is one round trip; the embedded PGlite has one session, so there each statement gets the timeout in a
- * transaction of its own (`limitedSessions` false). The model is read here (src/queries/schema_model.ts); the
+ * transaction of its own (`limitedSessions` false), and so does a database given as several URLs (replicas), whose
+ * statements go through the chain's client over all of them. The model is read here (src/queries/schema_model.ts); the
  * graphql-js schema is the GraphQL adapter's to build from it (src/graphql/build_schema.ts), handed in by the
  * composition root's caller, since layers never import a protocol adapter.
  */
@@ -49,7 +50,10 @@ export const makeGraphqlSchemasLive = (
       const config = yield* AppConfig;
       const built = yield* Effect.forEach(chains.all, (chain) =>
         Effect.gen(function* () {
-          const url = config.networks[chain.network].databaseUrl;
+          const urls = config.networks[chain.network].databaseUrls;
+          // several URLs (replicas): the chain's own client, which spreads statements over the members in use;
+          // each statement then gets the timeout in a transaction of its own, as on PGlite
+          const url = urls.length === 1 ? Option.some(urls[0]!) : Option.none();
           // on PostgreSQL the catalog read and the pool wait for a slow server like the chain database did
           const { model, sql } = yield* waitFor(
             `${chain.network} chain database (GraphQL pool)`,
@@ -69,7 +73,7 @@ export const makeGraphqlSchemasLive = (
                 : chain.sql;
               return { model, sql };
             })),
-            { transient: () => Option.isSome(url) },
+            { transient: () => urls.length > 0 },
           );
           const schema: GraphqlSchema = {
             schema: buildSchema(model),

@@ -612,6 +612,26 @@ export interface components {
             /** @enum {string} */
             type: "stake_registration" | "stake_deregistration" | "delegation" | "pool_registration" | "pool_retirement" | "drep_registration" | "drep_deregistration" | "vote_delegation" | "stake_vote_delegation";
         };
+        ChainDatabaseMember: {
+            /** @description its tip as last read */
+            blockNo: components["schemas"]["Int"] | null;
+            /** @description the member's URL, password masked */
+            location: string;
+            /** @description statements sent to it since the start */
+            reads: number;
+            /** @description why it is out of use */
+            reason?: string;
+            /**
+             * Format: date-time
+             * @description when its state last changed
+             */
+            since: string;
+            /**
+             * @description in use: serving reads; catching up: answering, below the reported tip; lagging: more than REPLICA_MAX_LAG_BLOCKS behind the most advanced member; down: not answering
+             * @enum {string}
+             */
+            state: "connecting" | "in use" | "catching up" | "lagging" | "down";
+        };
         DependencyHealth: {
             /** @description databases decide readiness; Redis and Ogmios upstreams only degrade the service */
             critical: boolean;
@@ -805,6 +825,8 @@ export interface components {
             demoChain: boolean;
             /** @description why the database did not answer */
             error?: string;
+            /** @description a database given as several URLs: each one's state (the tip is the lowest of those in use) */
+            members?: components["schemas"]["ChainDatabaseMember"][];
             /** @enum {string} */
             status: "ok" | "unavailable";
             tip: {
@@ -1126,6 +1148,10 @@ export interface components {
             ticker: string | null;
         };
         Ready: {
+            /** @description per network given as several URLs, each one's state (present only for those networks) */
+            members?: {
+                [key: string]: components["schemas"]["ChainDatabaseMember"][];
+            };
             /** @enum {string} */
             status: "ready";
         };

@@ -5,6 +5,20 @@
 import { Schema } from "effect";
 import { DateTime } from "./primitives.ts";
 
+/** One URL of a chain database given as several (a primary and replicas, or replicas only). */
+const ChainDatabaseMember = Schema.Struct({
+  location: Schema.String.annotations({ description: "the member's URL, password masked" }),
+  state: Schema.Literal("connecting", "in use", "catching up", "lagging", "down").annotations({
+    description:
+      "in use: serving reads; catching up: answering, below the reported tip; lagging: more than " +
+      "REPLICA_MAX_LAG_BLOCKS behind the most advanced member; down: not answering",
+  }),
+  blockNo: Schema.NullOr(Schema.Int).annotations({ description: "its tip as last read" }),
+  reads: Schema.Int.annotations({ description: "statements sent to it since the start" }),
+  reason: Schema.optional(Schema.String).annotations({ description: "why it is out of use" }),
+  since: DateTime.annotations({ description: "when its state last changed" }),
+}).annotations({ identifier: "ChainDatabaseMember" });
+
 const NetworkHealth = Schema.Struct({
   status: Schema.Literal("ok", "unavailable"),
   database: Schema.Literal("postgres", "pglite"),
@@ -16,6 +30,9 @@ const NetworkHealth = Schema.Struct({
     time: DateTime,
   })),
   error: Schema.optional(Schema.String).annotations({ description: "why the database did not answer" }),
+  members: Schema.optional(Schema.Array(ChainDatabaseMember)).annotations({
+    description: "a database given as several URLs: each one's state (the tip is the lowest of those in use)",
+  }),
 }).annotations({ identifier: "NetworkHealth" });
 
 const DependencyHealth = Schema.Struct({
@@ -42,8 +59,17 @@ export const Health = Schema.Struct({
   dependencies: Schema.Record({ key: Schema.String, value: DependencyHealth }),
 }).annotations({ identifier: "Health" });
 
-/** Readiness: 200 only when started and every database answers (a 503 `{error, message}` otherwise). */
-export const Ready = Schema.Struct({ status: Schema.Literal("ready") }).annotations({ identifier: "Ready" });
+/**
+ * Readiness: 200 only when started and every database answers (a 503 `{error, message}` otherwise); a database
+ * given as several URLs answers while one of them is in use.
+ */
+export const Ready = Schema.Struct({
+  status: Schema.Literal("ready"),
+  members: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Array(ChainDatabaseMember) }))
+    .annotations({
+      description: "per network given as several URLs, each one's state (present only for those networks)",
+    }),
+}).annotations({ identifier: "Ready" });
 
 /** A limit, or null for none. */
 const limit = Schema.NullOr(Schema.Int);

@@ -40,7 +40,7 @@ const log = (message: string, annotations: Record<string, unknown> = {}) =>
 const address = (hostname: string, port: number) =>
   `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`;
 
-const embedded = networks.filter((n) => Option.isNone(settings.networks[n].databaseUrl));
+const embedded = networks.filter((n) => settings.networks[n].databaseUrls.length === 0);
 const ownsDataDir = embedded.length > 0 || Option.isNone(settings.serviceDatabaseUrl);
 if (ownsDataDir) {
   // one process per DATA_DIR: a second one stops here at once, naming the first

@@ -39,7 +39,11 @@ const dockerEnv = (dockerfile: string): Array<string> =>
   ).filter((name) => name !== "DENO_DIR");
 
 const harnessInstanceEnv = instanceEnv(
-  { mainnet: "postgres://m", preprod: "postgres://p", service: "postgres://s" },
+  {
+    mainnet: ["postgres://mr", "postgres://m"],
+    preprod: ["postgres://pr", "postgres://p"],
+    service: "postgres://s",
+  },
   "redis://r",
   3000,
   "/data",
@@ -60,8 +64,13 @@ Deno.test("the harness's and compose's instances set the same variables, each on
   assert.deepEqual(unknown, [], "every instance variable is one layers/config.ts reads");
   // the URLs of compose's instances name its own services
   assert.match(composeEnv.REDIS_URL!, /^redis:\/\/redis:6379$/);
-  for (const name of ["MAINNET", "PREPROD", "SERVICE"]) {
-    assert.match(composeEnv[`${name}_DATABASE_URL`]!, /^postgres:\/\/\S+@postgres:5432\/\w+$/);
+  assert.match(composeEnv.SERVICE_DATABASE_URL!, /^postgres:\/\/\S+@postgres:5432\/\w+$/);
+  // the chains through the replica and the primary, as the harness's instances read them
+  for (const name of ["MAINNET", "PREPROD"]) {
+    const urls = composeEnv[`${name}_DATABASE_URL`]!.split(",");
+    assert.equal(urls.length, 2, `${name}_DATABASE_URL: the replica's URL and the primary's`);
+    assert.match(urls[0]!, /^postgres:\/\/[^\s,]+@postgres-replica:5432\/\w+$/);
+    assert.match(urls[1]!, /^postgres:\/\/[^\s,]+@postgres:5432\/\w+$/);
   }
 });
 

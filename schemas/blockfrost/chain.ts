@@ -38,7 +38,9 @@ export const network = HttpApiEndpoint.get("network", "/network")
 
 export const networkEras = HttpApiEndpoint.get("networkEras", "/network/eras")
   .addSuccess(BfNetworkEras)
-  .annotateContext(OpenApi.annotations({ summary: "The ledger eras: each one's bounds and slot parameters" }));
+  .annotateContext(
+    OpenApi.annotations({ summary: "The ledger eras: each one's bounds and slot parameters" }),
+  );
 
 export const genesis = HttpApiEndpoint.get("genesis", "/genesis")
   .addSuccess(BfGenesis)
@@ -46,9 +48,14 @@ export const genesis = HttpApiEndpoint.get("genesis", "/genesis")
 
 export const epochsLatest = HttpApiEndpoint.get("epochsLatest", "/epochs/latest")
   .addSuccess(BfEpoch)
-  .annotateContext(OpenApi.annotations({ summary: "The current epoch: its bounds, blocks, transactions and stake" }));
+  .annotateContext(
+    OpenApi.annotations({ summary: "The current epoch: its bounds, blocks, transactions and stake" }),
+  );
 
-export const epochsLatestParameters = HttpApiEndpoint.get("epochsLatestParameters", "/epochs/latest/parameters")
+export const epochsLatestParameters = HttpApiEndpoint.get(
+  "epochsLatestParameters",
+  "/epochs/latest/parameters",
+)
   .addSuccess(BfEpochParameters)
   .annotateContext(OpenApi.annotations({ summary: "The protocol parameters in force" }));
 

@@ -23,12 +23,12 @@ const Quantity = Schema.Union(
   Schema.BigIntFromSelf,
   Schema.BigIntFromNumber,
   Schema.BigInt,
-).annotations({
-  // OpenAPI cannot derive a bigint's JSON Schema (the service would not start without this)
-  jsonSchema: { anyOf: [{ type: "integer", minimum: 0 }, { type: "string", pattern: "^[0-9]+$" }] },
-}).pipe(
+).pipe(
   Schema.filter((n) => n >= 0n, { message: () => "a quantity must be a whole number, 0 or more" }),
-).annotations({ message: () => "a quantity must be a whole number, 0 or more" });
+).annotations({
+  message: () => "a quantity must be a whole number, 0 or more",
+  jsonSchema: { oneOf: [{ type: "integer", minimum: 0 }, { type: "string", pattern: "^[0-9]+$" }] },
+});
 
 const Index = Schema.Int.pipe(Schema.between(0, 65_535)).annotations({
   message: () => "an output index must be a whole number from 0 to 65535",

@@ -1,11 +1,13 @@
 /**
  * `npm run cluster -- --check`: the README's requests through HAProxy, spread over the three instances, the
- * replica holding the primary's rows, and one instance stopped (SIGTERM) while requests keep coming: none may
+ * replica holding the primary's rows, the replica stopped and started under traffic (replica_check.ts), and one
+ * instance stopped (SIGTERM) while requests keep coming: none may
  * fail, and the proxy must take it out of rotation.
  */
 import pg from "pg";
 import type { Child } from "./processes.ts";
 import type { Server } from "./postgres.ts";
+import { runReplicaChecks } from "./replica_check.ts";
 
 export interface Cluster {
   readonly base: string;
@@ -83,7 +85,7 @@ export const runChecks = async (cluster: Cluster): Promise<Array<string>> => {
   });
   expect(tip.includes('"slot"'), `JSON-RPC over WebSocket through HAProxy: ${tip.slice(0, 100)}`);
 
-  // the replica serves what the primary holds (its own reads come later)
+  // the replica serves what the primary holds
   const blocks = "select count(*) as n from block";
   const [onPrimary, onReplica] = await Promise.all([
     count(cluster.primary.url("mainnet"), blocks),
@@ -107,6 +109,10 @@ export const runChecks = async (cluster: Cluster): Promise<Array<string>> => {
     passed < 250 && burst.every((s) => s === 200 || s === 429),
     `a burst of 250 over 3 instances: ${passed} answered, ${250 - passed} limited (429) by the shared budget`,
   );
+  await new Promise((r) => setTimeout(r, 1100));
+
+  // the replica stopped under traffic and started again (replica_check.ts)
+  await runReplicaChecks(cluster, expect);
   await new Promise((r) => setTimeout(r, 1100));
 
   // a rolling restart's first half: SIGTERM one instance under traffic (~40 requests per second); nothing fails, it leaves rotation

@@ -1,11 +1,11 @@
 /**
  * `npm run cluster [-- --port 8080] [-- --check]`: the several-instances deployment on one machine, from
  * nothing: a PostgreSQL primary (initdb) seeded with both demo chains (`npm run seed`) and a streaming replica
- * of it (pg_basebackup), a private Redis, three service instances (src/main.ts) on the same databases and
- * Redis, and HAProxy (scripts/cluster/haproxy.cfg, the file compose.yaml uses) in front, routing by `/ready`.
+ * of it (pg_basebackup), a private Redis, three service instances (src/main.ts) reading the chains through the
+ * replica and the primary (two URLs each) and sharing Redis and the service database, and HAProxy (scripts/cluster/haproxy.cfg, the file compose.yaml uses) in front, routing by `/ready`.
  * It prints the endpoints, a new API key and the replica's lag, then runs until Ctrl-C; `--check` instead
- * sends the README's requests through HAProxy, stops one instance under traffic, and exits (non-zero on a
- * failure). Whatever way it ends, it stops what it started (by pid) and removes its temp dir.
+ * sends the README's requests through HAProxy, stops the replica under traffic and starts it again, stops one
+ * instance under traffic, and exits (non-zero on a failure). Whatever way it ends, it stops what it started (by pid) and removes its temp dir.
  */
 import { parseArgs } from "node:util";
 import pg from "pg";
@@ -143,8 +143,8 @@ try {
   // three instances, the same configuration but their port and DATA_DIR
   step = performance.now();
   const databases = {
-    mainnet: primary.url("mainnet"),
-    preprod: primary.url("preprod"),
+    mainnet: [replica.url("mainnet"), primary.url("mainnet")],
+    preprod: [replica.url("preprod"), primary.url("preprod")],
     service: primary.url("service"),
   };
   const instances = await Promise.all(instanceNames.map(async (name) => {

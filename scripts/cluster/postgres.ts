@@ -30,22 +30,28 @@ export interface Server {
   readonly pid: () => Promise<number>;
   /** Fast shutdown (pg_ctl signals the postmaster's pid); a server already gone is fine. */
   readonly stop: () => Promise<void>;
+  /** Starts it again after `stop`, with the same options. */
+  readonly start: () => Promise<void>;
 }
 
 const server = async (dir: string, name: string, port: number): Promise<Server> => {
   const dataDir = `${dir}/${name}`;
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=off`;
-  await runAsPostgres(`${postgresBin}/pg_ctl`, [
-    "-D",
-    dataDir,
-    "-o",
-    options,
-    "-l",
-    `${dir}/${name}.log`,
-    "-w",
-    "start",
-  ]);
+  const start = async () => {
+    await runAsPostgres(`${postgresBin}/pg_ctl`, [
+      "-D",
+      dataDir,
+      "-o",
+      options,
+      "-l",
+      `${dir}/${name}.log`,
+      "-w",
+      "start",
+    ]);
+  };
+  await start();
   return {
+    start,
     port,
     dataDir,
     url: (database) => `postgres://postgres@127.0.0.1:${port}/${database}`,

@@ -14,8 +14,9 @@ export const haproxyConfig = "scripts/cluster/haproxy.cfg";
 export const instanceNames: ReadonlyArray<string> = ["cds1", "cds2", "cds3"];
 
 export interface Databases {
-  readonly mainnet: string;
-  readonly preprod: string;
+  /** Each chain's URLs: the replica's and the primary's; reads are spread over those in use. */
+  readonly mainnet: ReadonlyArray<string>;
+  readonly preprod: ReadonlyArray<string>;
   readonly service: string;
 }
 
@@ -26,9 +27,9 @@ export const instanceEnv = (
   port: number,
   dataDir: string,
 ): Record<string, string> => ({
-  // each instance reads the chains from the primary for now; replica reads come with several chain URLs
-  MAINNET_DATABASE_URL: databases.mainnet,
-  PREPROD_DATABASE_URL: databases.preprod,
+  // the chains through the replica and the primary (layers/chain_replicas.ts); the service database is written
+  MAINNET_DATABASE_URL: databases.mainnet.join(","),
+  PREPROD_DATABASE_URL: databases.preprod.join(","),
   SERVICE_DATABASE_URL: databases.service,
   REDIS_URL: redisUrl,
   HOST: "127.0.0.1",

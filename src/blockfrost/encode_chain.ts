@@ -1,8 +1,14 @@
 /**
  * The chain group's answers in Blockfrost's shapes (schemas/blockfrost/chain_content.ts), from the programs'
- * domain values: blocks, block transactions, the current epoch, genesis and the era summaries.
+ * domain values: supply and stake, blocks, block transactions, the current epoch, genesis and the era summaries.
  */
-import type { BfBlock, BfEpoch, BfGenesis, BfNetworkEras } from "@schemas/blockfrost/chain_content.ts";
+import type {
+  BfBlock,
+  BfEpoch,
+  BfGenesis,
+  BfNetwork,
+  BfNetworkEras,
+} from "@schemas/blockfrost/chain_content.ts";
 import type { Network } from "@schemas/network.ts";
 import type { eraSummaries } from "@src/domain/era_summaries.ts";
 import {
@@ -18,6 +24,7 @@ import {
 } from "@src/domain/network_constants.ts";
 import type { BlockDetail } from "@src/queries/blocks.ts";
 import type { BlockTransactionPage } from "@src/queries/block_transactions.ts";
+import type { NetworkSupply } from "@src/programs/network_supply.ts";
 
 const unixSeconds = (time: Date | string) => Math.floor(new Date(time).getTime() / 1000);
 
@@ -42,7 +49,8 @@ export const toBfBlock = (b: BlockDetail, confirmations: number): typeof BfBlock
   confirmations,
 });
 
-export const toBfBlockTxs = (page: BlockTransactionPage): ReadonlyArray<string> => page.data.map((t) => t.hash);
+export const toBfBlockTxs = (page: BlockTransactionPage): ReadonlyArray<string> =>
+  page.data.map((t) => t.hash);
 
 export interface EpochFacts {
   readonly epoch: number;
@@ -97,3 +105,15 @@ export const toBfNetworkEras = (
       safe_zone: era.parameters.safeZone,
     },
   }));
+
+export const toBfNetwork = (s: NetworkSupply): typeof BfNetwork.Type => ({
+  supply: {
+    max: s.max,
+    total: s.total,
+    circulating: s.circulating,
+    locked: s.locked,
+    treasury: s.treasury,
+    reserves: s.reserves,
+  },
+  stake: { live: s.liveStake, active: s.activeStake },
+});

@@ -56,7 +56,7 @@ export const toBlockfrostResponse = (failure: BlockfrostFailure): Response =>
       NodeUnavailable: (e) => blockfrostError(503, e.message, { "retry-after": "1" }),
       // the ledger's (or the devnet's) reason, with its details: what a client shows its user
       NodeRejected: (e) => blockfrostError(400, rejectionMessage(e)),
-      // Blockfrost's hosted-only endpoints (evaluation) with no node to take them: said plainly, not retried
+      // no node to take a submission or an evaluation: said plainly, not retried
       NodeNotConfigured: (e) =>
         blockfrostError(
           503,

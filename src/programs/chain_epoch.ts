@@ -26,7 +26,8 @@ export const latestEpoch = Effect.fn("epochs.latest")(function* (network: Networ
   );
   if (!summary) {
     return yield* new NotFoundError({
-      message: `The ${network} chain database keeps no figures for epoch ${tip.epochNo} (db-sync's epoch table)`,
+      message:
+        `The ${network} chain database keeps no figures for epoch ${tip.epochNo} (db-sync's epoch table)`,
     });
   }
   const figures = yield* epochFiguresOf(network, tip.epochNo);

@@ -6,6 +6,7 @@
 import { Effect } from "effect";
 import { Cache } from "@layers/cache.ts";
 import { ChainDatabases } from "@layers/chain_db.ts";
+import { ChainTips } from "@layers/chain_tips.ts";
 import type { Network } from "@schemas/network.ts";
 import { blockById, recentBlocks } from "@src/queries/blocks.ts";
 import { blockTransactions as blockTransactionsQuery } from "@src/queries/block_transactions.ts";
@@ -50,7 +51,11 @@ export const epochFiguresOf = Effect.fn("explorer.epochFigures")(function* (netw
 export const stats = Effect.fn("explorer.stats")(function* (network: Network) {
   const db = (yield* ChainDatabases).get(network);
   const cache = yield* Cache;
-  const tip = yield* tipPosition(db.sql).pipe(Effect.mapError(fromSql(network)));
+  // over replicas, no higher than the tip every member in use answers for: it never goes back between requests
+  const atMostBlockNo = db.replicas
+    ? (yield* ChainTips).get(network).current()?.height ?? undefined
+    : undefined;
+  const tip = yield* tipPosition(db.sql, { atMostBlockNo }).pipe(Effect.mapError(fromSql(network)));
   if (!tip) return yield* new NotFoundError({ message: `The ${network} chain holds no block yet` });
   const [figures, transactions] = yield* Effect.all([
     epochFiguresOf(network, tip.epochNo),
@@ -72,7 +77,13 @@ export const stats = Effect.fn("explorer.stats")(function* (network: Network) {
 
 /** A block's transactions, a page at a time, in block order (`asc`) or its reverse (`desc`). */
 export const blockTransactions = Effect.fn("explorer.blockTransactions")(
-  function* (network: Network, id: number | string, page: number, limit: number, order: "asc" | "desc" = "asc") {
+  function* (
+    network: Network,
+    id: number | string,
+    page: number,
+    limit: number,
+    order: "asc" | "desc" = "asc",
+  ) {
     const db = (yield* ChainDatabases).get(network);
     const found = yield* atTip(
       network,

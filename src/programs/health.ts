@@ -12,6 +12,7 @@ import { Dependencies, type DependencyStatus } from "@layers/dependencies.ts";
 import type { Network } from "@schemas/network.ts";
 import { ChainClock } from "@layers/chain_clock.ts";
 import { ChainTips } from "@layers/chain_tips.ts";
+import { type ChainMember, membersOf } from "./chain_members.ts";
 
 export interface NetworkHealth {
   readonly status: "ok" | "unavailable";
@@ -24,6 +25,7 @@ export interface NetworkHealth {
     readonly time: string;
   } | null;
   readonly error?: string;
+  readonly members?: ReadonlyArray<ChainMember>;
 }
 
 export interface Health {
@@ -47,7 +49,8 @@ export const health = Effect.fn("health.get")(function* () {
     const watch = tips.get(db.network);
     const polled = watch.polled();
     const watched = known[`${db.network} chain database`];
-    const base = { database: db.backend, demoChain: db.demoChain };
+    const members = membersOf(db);
+    const base = { database: db.backend, demoChain: db.demoChain, ...(members ? { members } : {}) };
     const down = watched?.state === "down"
       ? watched.lastError ?? "the database does not answer"
       : polled.error !== undefined

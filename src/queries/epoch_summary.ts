@@ -19,7 +19,10 @@ export interface EpochSummary {
   readonly lastBlockTime: Date;
 }
 
-export const epochSummary = (sql: SqlClient, epoch: number): Effect.Effect<EpochSummary | undefined, SqlError> =>
+export const epochSummary = (
+  sql: SqlClient,
+  epoch: number,
+): Effect.Effect<EpochSummary | undefined, SqlError> =>
   Effect.map(
     sql<
       {

@@ -13,6 +13,11 @@
  *   one row read. It trails the live figure by up to an epoch; Koios's `circulation` is ada_pots.utxo alone.
  * - totalTransactions counts transactions of real blocks: the genesis distribution (db-sync's pseudo-block
  *   without a block number or epoch) is not counted, as in db-sync's own epoch counts.
+ * - the newest stake snapshot (`liveStakeEpoch`): next epoch's distribution once db-sync has completed it
+ *   (epoch_stake_progress: the ledger's "mark" snapshot), else the current epoch's (as src/queries/pool.ts reads a
+ *   pool's live stake).
+ * - scriptLockedSupply: the unspent outputs at script addresses, one pass over tx_out (no index serves
+ *   address_has_script): seconds on a big database, so the caller caches it for long.
  * - activePools = pools in the current epoch's stake distribution (distinct epoch_stake.pool_id);
  *   activeDelegators = its rows with a positive amount (zero rows exist in DBs older than 13.7.0.3).
  */
@@ -21,6 +26,8 @@ import type { SqlError } from "@effect/sql/SqlError";
 import { Effect } from "effect";
 import type * as Explorer from "@schemas/explorer.ts";
 import { epochLength } from "@src/domain/network_constants.ts";
+import type { SpentTracking } from "@src/dbsync/detect.ts";
+import { unspentOutput } from "./address.ts";
 
 export type NetworkStats = typeof Explorer.NetworkStats.Type;
 
@@ -31,11 +38,20 @@ export interface TipPosition {
   readonly epochSlotNo: number;
 }
 
-export const tipPosition = (sql: SqlClient): Effect.Effect<TipPosition | undefined, SqlError> =>
+/**
+ * The newest block, or the newest at or below `atMostBlockNo`: the tip the service reports when the database is
+ * given as several URLs (replicas), which a member ahead of the others must not overtake.
+ */
+export const tipPosition = (
+  sql: SqlClient,
+  options: { readonly atMostBlockNo?: number | undefined } = {},
+): Effect.Effect<TipPosition | undefined, SqlError> =>
   Effect.map(
     sql<{ blockNo: number; slotNo: string; epochNo: number; epochSlotNo: number }>`
       select block_no as "blockNo", slot_no::text as "slotNo", epoch_no as "epochNo", epoch_slot_no as "epochSlotNo"
-      from block where block_no is not null order by id desc limit 1`,
+      from block where block_no is not null${
+      options.atMostBlockNo === undefined ? sql`` : sql` and block_no <= ${options.atMostBlockNo}`
+    } order by id desc limit 1`,
     ([r]) => (r ? { ...r, slotNo: Number(r.slotNo) } : undefined),
   );
 
@@ -124,3 +140,24 @@ export const networkStats = (sql: SqlClient): Effect.Effect<NetworkStats | undef
       activeDelegators: figures.activeDelegators,
     } satisfies NetworkStats;
   });
+
+/** The epoch whose stake distribution is the newest complete one: `tipEpoch + 1` once written, else `tipEpoch`. */
+export const liveStakeEpoch = (sql: SqlClient, tipEpoch: number): Effect.Effect<number, SqlError> =>
+  Effect.map(
+    sql<{ completed: boolean }>`
+      select exists (select 1 from epoch_stake_progress p where p.epoch_no = ${tipEpoch + 1} and p.completed)
+        as completed`,
+    ([r]) => (r?.completed ? tipEpoch + 1 : tipEpoch),
+  );
+
+/** Lovelace in unspent outputs at script addresses (decimal). */
+export const scriptLockedSupply = (
+  sql: SqlClient,
+  spentTracking: SpentTracking | undefined,
+): Effect.Effect<string, SqlError> =>
+  Effect.map(
+    sql<{ locked: string }>`
+      select coalesce(sum(o.value), 0)::text as locked from tx_out o
+      where o.address_has_script and ${unspentOutput(sql, spentTracking)}`,
+    ([r]) => r?.locked ?? "0",
+  );

@@ -13,6 +13,7 @@ import { Cause, Effect, Either, LogLevel, type ManagedRuntime, Option } from "ef
 import { Access, AccessDenied, type Grant, insufficientCredits, rateLimitedCounter } from "@layers/access.ts";
 import { Metrics } from "@layers/metrics.ts";
 import { AppConfig } from "@layers/config.ts";
+import { asOneRequest } from "@layers/chain_replicas.ts";
 import { type Cidr, clientAddressOf } from "@src/domain/client_address.ts";
 import type {
   AppServices,
@@ -40,6 +41,7 @@ import { optionsAnswer } from "./cors.ts";
 import { withHttpEdge } from "./http_edge.ts";
 import { hstsValue } from "./security_headers.ts";
 import { makeRequestMetrics } from "./metrics_http.ts";
+import { makeRouteMatcher } from "./route_match.ts";
 import { dialectEdges, routes } from "./routes.ts";
 
 /** Deno.serve's handler; `info` gives the client's address (absent in callers that have none, e.g. tests). */
@@ -107,46 +109,8 @@ const ogmiosHealthQuirk = (url: URL): URL | undefined => {
   return new URL(`${url.pathname}/health`, url);
 };
 
-interface CompiledRoute {
-  readonly route: Route;
-  readonly pattern: RegExp;
-  readonly names: ReadonlyArray<string>;
-  /** The metrics' route family: the usage family of a protected route, `public` for the others. */
-  readonly family: string;
-}
-
-const compile = (route: Route): CompiledRoute => {
-  const names: Array<string> = [];
-  const source = route.path.split("/").map((segment) => {
-    if (!segment.startsWith(":")) return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    names.push(segment.slice(1));
-    return "([^/]+)";
-  }).join("/");
-  return {
-    route,
-    pattern: new RegExp(`^${source}$`),
-    names,
-    family: route.access === "public" ? "public" : route.access.family,
-  };
-};
-
-const compiled = routes.map(compile);
-
-/** The routes whose path matches, with their decoded parameters (undefined values: undecodable escapes). */
-const match = (pathname: string) =>
-  compiled.flatMap((c) => {
-    const m = c.pattern.exec(pathname);
-    if (!m) return [];
-    const params: Record<string, string> = {};
-    c.names.forEach((name, i) => {
-      try {
-        params[name] = decodeURIComponent(m[i + 1]!);
-      } catch {
-        params[name] = m[i + 1]!;
-      }
-    });
-    return [{ route: c.route, params, family: c.family }];
-  });
+/** The routes whose path matches, in table order, with their decoded parameters (route_match.ts). */
+const match = makeRouteMatcher(routes);
 
 /** Builds the handler over a runtime whose layers are already built (it reads Access and AppConfig once). */
 export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, unknown>): Handler => {
@@ -173,7 +137,7 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
     const address = addressOf(request, info, config.trustedProxies);
     if (debug) addresses.set(request, address);
     const run = <A>(effect: Effect.Effect<A, never, AppServices>) =>
-      runtime.runPromise(Effect.annotateLogs(effect, { requestId, clientAddress: address }));
+      runtime.runPromise(asOneRequest(Effect.annotateLogs(effect, { requestId, clientAddress: address })));
     const respond = (result: Program | Response): Promise<Response> =>
       result instanceof Response
         ? Promise.resolve(result)

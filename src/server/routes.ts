@@ -56,7 +56,7 @@ export const routes: ReadonlyArray<Route> = [
         readiness,
         (r) =>
           r.ready
-            ? json({ status: "ready" }, 200, noStore)
+            ? json(r.members ? { status: "ready", members: r.members } : { status: "ready" }, 200, noStore)
             : toResponse(new NotReady({ reason: r.reason, stopping: false })),
       ),
   },

@@ -1,15 +1,16 @@
 /**
  * Blockfrost's evaluation endpoints on the devnet: a Plutus V2 spend evaluated through `/utils/txs/evaluate` (hex,
- * raw and base64 bodies) and `/utils/txs/evaluate/utxos`, in Ogmios v5.6's shape and v6's (`?version=6`), each
- * budget equal to our JSON-RPC evaluateTransaction's. Then chaining: a spend of an output of a transaction not yet
- * submitted (a native asset minted there, an inline datum, the validator as a reference script, a native reference
- * script beside it), its outputs given in additionalUtxoSet in both input shapes, through the real Lucid Evolution
- * provider too; then both transactions submitted with those budgets and confirmed. Malformed bodies, a body over
- * MAX_BODY_BYTES, failures in both answer shapes, and the preprod network.
+ * raw and base64 bodies; Mesh's provider) and `/utils/txs/evaluate/utxos`, in Ogmios v5.6's shape and v6's
+ * (`?version=6`), each budget equal to our JSON-RPC evaluateTransaction's. Then chaining: a spend of an output of a
+ * transaction not yet submitted (a native asset minted there, an inline datum, the validator as a reference script,
+ * a native reference script beside it), its outputs given in additionalUtxoSet in both input shapes, through the
+ * real Lucid Evolution provider too; then both transactions submitted with those budgets and confirmed. Malformed
+ * bodies, a body over MAX_BODY_BYTES, failures in both answer shapes, and the preprod network.
  */
 import assert from "node:assert/strict";
 import * as CSL from "@emurgo/cardano-serialization-lib-nodejs";
 import { Blockfrost } from "@lucid-evolution/provider";
+import { BlockfrostProvider } from "@meshsdk/provider";
 import { base64, hex } from "@scure/base";
 import { big } from "../../scripts/devnet_example.ts";
 import { assertBlockfrostShape } from "../support/blockfrost.ts";
@@ -169,6 +170,13 @@ Deno.test({
         const utxos = await evaluateUtxos({ cbor: direct.cbor });
         assertBlockfrostShape("POST", "/utils/txs/evaluate/utxos", utxos);
         assert.deepEqual(utxos.body.result, { EvaluationResult: v5Expected });
+        // Mesh's provider with a base URL sends no key header: the key goes in the path
+        const mesh = new BlockfrostProvider(`${s.base}/key/${s.key}/api/v0/`);
+        assert.deepEqual(await mesh.evaluateTx(direct.cbor), [{
+          tag: "SPEND",
+          index: 0,
+          budget: { mem: rpcBudget.memory, steps: rpcBudget.cpu },
+        }]);
         const utxosV6 = await evaluateUtxos(
           { cbor: base64.encode(bytes), additionalUtxoSet: [] },
           "?version=6",

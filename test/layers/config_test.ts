@@ -17,7 +17,8 @@ Deno.test("config defaults need no environment", async () => {
   assert.equal(c.host, "127.0.0.1");
   assert.equal(c.dataDir, "./data");
   assert.equal(c.logLevel, LogLevel.Info);
-  assert.ok(Option.isNone(c.networks.mainnet.databaseUrl));
+  assert.deepEqual(c.networks.mainnet.databaseUrls, []);
+  assert.equal(c.replicaMaxLagBlocks, 5);
   assert.ok(Option.isNone(c.networks.preprod.ogmiosUrl));
   assert.ok(Option.isNone(c.serviceDatabaseUrl));
   assert.ok(Option.isNone(c.redisUrl));
@@ -74,7 +75,7 @@ Deno.test("config treats empty URL variables as unset", async () => {
   assert.equal(result._tag, "Right");
   if (result._tag !== "Right") return;
   assert.ok(Option.isNone(result.right.redisUrl));
-  assert.ok(Option.isNone(result.right.networks.mainnet.databaseUrl));
+  assert.deepEqual(result.right.networks.mainnet.databaseUrls, []);
   assert.ok(Option.isNone(result.right.networks.preprod.ogmiosUrl));
 });
 
@@ -96,7 +97,8 @@ Deno.test("config reads every variable and keeps secrets redacted", async () => 
   const c = result.right;
   assert.equal(c.port, 8080);
   assert.equal(c.logLevel, LogLevel.Debug);
-  const url = Option.getOrThrow(c.networks.mainnet.databaseUrl);
+  const [url] = c.networks.mainnet.databaseUrls;
+  assert.ok(url);
   assert.equal(Redacted.value(url), "postgres://dbsync:secret@db:5432/mainnet");
   assert.ok(!String(url).includes("secret"), "a redacted URL does not print its value");
   assert.equal(Option.getOrThrow(c.networks.preprod.ogmiosUrl), "wss://ogmios.example:443");
@@ -195,4 +197,48 @@ Deno.test("the service refuses a bad setting at start with one clear line", asyn
   assert.equal(out.code, 1);
   const stderr = new TextDecoder().decode(out.stderr).trim();
   assert.equal(stderr, 'Invalid configuration: PORT: expected an integer from 0 to 65535, got "not-a-port"');
+});
+
+Deno.test("<NETWORK>_DATABASE_URL: a comma-separated list of PostgreSQL URLs (replicas), REPLICA_MAX_LAG_BLOCKS", async () => {
+  const result = await load({
+    MAINNET_DATABASE_URL: "postgres://u:pw@primary/db, postgres://u:pw@replica:5433/db",
+    REPLICA_MAX_LAG_BLOCKS: "20",
+  });
+  assert.equal(result._tag, "Right");
+  if (result._tag !== "Right") return;
+  assert.deepEqual(result.right.networks.mainnet.databaseUrls.map(Redacted.value), [
+    "postgres://u:pw@primary/db",
+    "postgres://u:pw@replica:5433/db",
+  ]);
+  assert.equal(result.right.replicaMaxLagBlocks, 20);
+});
+
+Deno.test("replicas are PostgreSQL only: each list entry is checked and named", async () => {
+  const refused = async (env: Record<string, string>) => {
+    const result = await load(env);
+    assert.equal(result._tag, "Left");
+    return result._tag === "Left" ? describeConfigError(result.left) : "";
+  };
+  assert.equal(
+    await refused({ MAINNET_DATABASE_URL: "postgres://primary/db,file:///data/mainnet" }),
+    "MAINNET_DATABASE_URL: entry 2 of 2: expected a postgres: or postgresql:// URL, got file:// (replicas are " +
+      "PostgreSQL databases: the embedded database is used when the variable is unset)",
+  );
+  assert.match(
+    await refused({ PREPROD_DATABASE_URL: "postgres://a/db,,postgres://b/db" }),
+    /^PREPROD_DATABASE_URL: entry 2 of 3: empty/,
+  );
+  assert.match(
+    await refused({ MAINNET_DATABASE_URL: "postgres://a/db,postgres://a/db" }),
+    /^MAINNET_DATABASE_URL: entry 2 of 2: the same URL twice/,
+  );
+  assert.match(
+    await refused({ MAINNET_DATABASE_URL: "postgres://a/db,nonsense" }),
+    /entry 2 of 2: expected a URL/,
+  );
+  assert.match(
+    await refused({ REPLICA_MAX_LAG_BLOCKS: "-1" }),
+    /^REPLICA_MAX_LAG_BLOCKS: expected blocks from 0/,
+  );
+  assert.match(await refused({ REPLICA_MAX_LAG_BLOCKS: "five" }), /^REPLICA_MAX_LAG_BLOCKS: /);
 });

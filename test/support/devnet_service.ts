@@ -86,7 +86,8 @@ export const openDevnetService = async (
   const environment = await createTestEnvironment(label);
   const env: Record<string, string> = { ...environment.env, DEVNET_BLOCK_SECONDS: "1", ...options.env };
   if (options.embeddedChain) delete env[`${network.toUpperCase()}_DATABASE_URL`];
-  const service = await startService(env);
+  // an embedded chain is seeded on its first start: minutes on a loaded machine
+  const service = await startService(env, options.embeddedChain ? 360_000 : undefined);
   const { key } = await createKey(env, "--tier", "paid", "--name", label);
   const headers = { apikey: key, "content-type": "application/json" };
   const get = async (path: string) => {

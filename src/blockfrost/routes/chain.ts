@@ -13,8 +13,16 @@ import { epochParameters } from "@src/programs/epoch_parameters.ts";
 import { health } from "@src/programs/health.ts";
 import { networkEraHistory } from "@src/programs/ledger/eras.ts";
 import { networkStartTime } from "@src/programs/ledger/start_time.ts";
+import { networkSupply } from "@src/programs/network_supply.ts";
 import { serveBlockfrost } from "../endpoint.ts";
-import { toBfBlock, toBfBlockTxs, toBfEpoch, toBfGenesis, toBfNetworkEras } from "../encode_chain.ts";
+import {
+  toBfBlock,
+  toBfBlockTxs,
+  toBfEpoch,
+  toBfGenesis,
+  toBfNetwork,
+  toBfNetworkEras,
+} from "../encode_chain.ts";
 import { toBfEpochParameters } from "../encode_epoch_parameters.ts";
 
 const noStore = () => ({ "cache-control": "no-store" });
@@ -37,6 +45,7 @@ export const chainRoutes: ReadonlyArray<Route> = [
   ...serveBlockfrost(chain.healthClock, () => Effect.sync(() => ({ server_time: Date.now() })), {
     headers: noStore,
   }),
+  ...serveBlockfrost(chain.network, ({ network }) => Effect.map(networkSupply(network), toBfNetwork)),
   ...serveBlockfrost(
     chain.networkEras,
     ({ network }) => Effect.map(networkEraHistory(network), (h) => toBfNetworkEras(eraSummaries(h))),
@@ -65,7 +74,10 @@ export const chainRoutes: ReadonlyArray<Route> = [
   ...serveBlockfrost(
     chain.blocksLatestTxs,
     ({ network, query }) =>
-      Effect.map(chainBlockTransactions(network, "latest", query.page, query.count, query.order), toBfBlockTxs),
+      Effect.map(
+        chainBlockTransactions(network, "latest", query.page, query.count, query.order),
+        toBfBlockTxs,
+      ),
   ),
   ...serveBlockfrost(
     chain.block,
