@@ -61,7 +61,7 @@ Deno.test({
         .payLovelace(Core.Address.fromBech32(payee!.address), 6_543_210n)
         .complete();
       const signed = await blaze.signTransaction(tx);
-      let id = "";
+      const id = signed.getId();
       await t.step(
         "a payment built by Blaze and signed by its wallet, submitted by the provider",
         async () => {
