@@ -65,8 +65,7 @@ Deno.test({
       await t.step(
         "a payment built by Blaze and signed by its wallet, submitted by the provider",
         async () => {
-          id = await blaze.submitTransaction(signed, true);
-          assert.equal(id, signed.getId());
+          assert.equal(await blaze.submitTransaction(signed, true), id);
         },
       );
 
