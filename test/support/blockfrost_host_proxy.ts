@@ -115,12 +115,17 @@ export const startBlockfrostHostProxy = async (serviceBase: string): Promise<Blo
       url.pathname.slice("/api/v0".length)
     }${url.search}`;
     const headers = new Headers(request.headers);
-    headers.delete("host");
+    for (const h of ["host", "connection", "proxy-connection", "keep-alive"]) headers.delete(h);
     const body = request.method === "GET" || request.method === "HEAD"
       ? undefined
       : await request.arrayBuffer();
     const answer = await fetch(target, { method: request.method, headers, body });
-    return new Response(answer.body, { status: answer.status, headers: answer.headers });
+    // fetch has already decoded and de-chunked the body: those headers, and the hop-by-hop ones, do not pass
+    const answerHeaders = new Headers(answer.headers);
+    for (const h of ["connection", "transfer-encoding", "content-encoding", "content-length", "keep-alive"]) {
+      answerHeaders.delete(h);
+    }
+    return new Response(answer.body, { status: answer.status, headers: answerHeaders });
   });
   const connects: Array<string> = [];
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
