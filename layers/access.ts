@@ -1,7 +1,9 @@
 /**
  * `Access`: the one gate every protected request passes (spec: Authentication, Errors, Limits). It resolves the
- * key through a cache (a poll of the key store's change counter every 250 ms clears it, so a revocation is
- * honoured within a second without a database read per request), checks status and expiry, spends the key's
+ * key through a cache, without a database read per request: a key change drops the key from every instance's
+ * cache at once when announced on Redis (key_changes.ts), and a poll of the key store's change counter clears
+ * the whole cache when it moved (every 250 ms without Redis, so a revocation is honoured within a second; every
+ * 5 s with Redis, for changes nobody announced), checks status and expiry, spends the key's
  * rate budgets (its account's, for the FREE keys of a person's account: src/domain/budget_subject.ts) and counts
  * usage. It also holds a key to its permissions (networks and families: 403 naming what
  * the key lacks), its account's state (disabled: 403) and its account's prepaid credits (401 `Insufficient
@@ -10,13 +12,14 @@
  * are remembered as unknown for a few seconds in a cache of their own (so random keys neither cost a read each
  * when repeated nor push known keys out), and open connections can `watch` their key to end when it is revoked.
  */
-import { Clock, Context, Data, Effect, Layer, Option, Schedule } from "effect";
+import { Clock, Context, Data, Effect, Layer, Option, Runtime, Schedule } from "effect";
 import { looksLikeApiKey } from "@src/domain/api_key.ts";
 import type { KeyFamily } from "@src/domain/accounts.ts";
 import { type UsageFamilySpec, usageFamilyTable } from "@src/domain/families.ts";
 import type { DatabaseUnavailable } from "@src/domain/errors.ts";
 import { permissionRefusal } from "@src/domain/key_policy.ts";
 import type { Network } from "@schemas/network.ts";
+import { KeyChanges } from "./key_changes.ts";
 import { type KeyRecord, KeyStore } from "./key_store.ts";
 import { Metrics, type MetricsShape } from "./metrics.ts";
 import {
@@ -129,7 +132,12 @@ export const rateLimitedCounter = (metrics: MetricsShape) =>
     ["budget"],
   );
 
-export const AccessLive: Layer.Layer<Access, never, KeyStore | RateLimiter | Usage> = Layer.scoped(
+/** How often the key store's change counter is read: alone, or behind announcements on Redis. */
+export const keyPollMs = { alone: 250, behindRedis: 5_000 } as const;
+
+type AccessNeeds = KeyStore | KeyChanges | RateLimiter | Usage;
+
+export const AccessLive: Layer.Layer<Access, never, AccessNeeds> = Layer.scoped(
   Access,
   Effect.gen(function* () {
     const store = yield* KeyStore;
@@ -200,7 +208,9 @@ export const AccessLive: Layer.Layer<Access, never, KeyStore | RateLimiter | Usa
       if (key.expiresAt !== null && key.expiresAt.getTime() <= now) {
         return new AccessDenied({ status: 401, message: "API key expired" });
       }
-      if (key.status === "inactive") return new AccessDenied({ status: 403, message: "API key is inactive" });
+      if (key.status === "inactive") {
+        return new AccessDenied({ status: 403, message: "API key is inactive" });
+      }
       if (key.accountDisabled) {
         return new AccessDenied({ status: 403, message: "This key's account is disabled" });
       }
@@ -282,7 +292,9 @@ export const AccessLive: Layer.Layer<Access, never, KeyStore | RateLimiter | Usa
         const now = yield* Clock.currentTimeMillis;
         if (limit && !limit.allowed) {
           usage.recordRefusedInstead(key.id, "ogmios", at, now);
-          return yield* counted(new AccessDenied({ status: 429, message: refusal(limit, key.tier), limit }));
+          return yield* counted(
+            new AccessDenied({ status: 429, message: refusal(limit, key.tier), limit }),
+          );
         }
         usage.recordSubmission(key.id, now);
       });
@@ -325,7 +337,23 @@ export const AccessLive: Layer.Layer<Access, never, KeyStore | RateLimiter | Usa
       }
       return watchers.size > 0 ? checkWatched : Effect.void;
     });
-    yield* Effect.forkScoped(Effect.repeat(poll, Schedule.spaced("250 millis")));
+    const changes = yield* KeyChanges;
+    const pollMs = changes.shared ? keyPollMs.behindRedis : keyPollMs.alone;
+    yield* Effect.forkScoped(Effect.repeat(poll, Schedule.spaced(pollMs)));
+
+    // an announced change drops that key (or account's keys, or all); unknown keys may have just been created
+    const runtime = yield* Effect.runtime<never>();
+    yield* changes.subscribe((change) => {
+      epoch++;
+      unknown.clear();
+      if (change.keyId === undefined && change.accountId === undefined) known.clear();
+      else {
+        for (const [secret, record] of known) {
+          if (record.id === change.keyId || record.accountId === change.accountId) known.delete(secret);
+        }
+      }
+      if (watchers.size > 0) Runtime.runFork(runtime)(checkWatched);
+    });
 
     const watch: AccessShape["watch"] = (secret, onRefused) => {
       let listeners = watchers.get(secret);

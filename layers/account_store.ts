@@ -15,6 +15,7 @@ import { EmailTaken, KeyLimitReached } from "@src/domain/account_errors.ts";
 import { DatabaseUnavailable } from "@src/domain/errors.ts";
 import type { CheckedKey } from "@src/domain/key_policy.ts";
 import { keyColumns, type KeyRecord, type KeyStatus, storedPermissions, toRecord } from "./key_store.ts";
+import { type KeyChange, KeyChanges, type KeyChangesShape } from "./key_changes.ts";
 import { ServiceDatabase } from "./service_db.ts";
 
 export interface AccountRecord {
@@ -558,5 +559,47 @@ export const makeAccountStore = (sql: SqlClient, prefix: string): AccountStoreSh
   };
 };
 
-export const AccountStoreLive = (prefix: string): Layer.Layer<AccountStore, never, ServiceDatabase> =>
-  Layer.effect(AccountStore, Effect.map(ServiceDatabase, (db) => makeAccountStore(db.sql, prefix)));
+/** The store, telling every instance's key cache (KeyChanges) about each change it makes to keys or accounts. */
+export const announcingAccountStore = (
+  store: AccountStoreShape,
+  changes: KeyChangesShape,
+): AccountStoreShape => {
+  const after = <A, E>(effect: Effect.Effect<A, E>, change: (a: A) => KeyChange | undefined) =>
+    Effect.tap(effect, (a) => {
+      const c = change(a);
+      return c ? changes.publish(c) : Effect.void;
+    });
+  return {
+    ...store,
+    signUp: (input) => after(store.signUp(input), ({ account }) => ({ accountId: account.id })),
+    deleteAccount: (accountId) => after(store.deleteAccount(accountId), () => ({ accountId })),
+    confirmWithToken: (secret, firstKey) =>
+      after(
+        store.confirmWithToken(secret, firstKey),
+        (o) => Option.isSome(o) ? { accountId: o.value.accountId } : undefined,
+      ),
+    createKey: (accountId, key, limit) =>
+      after(store.createKey(accountId, key, limit), () => ({ accountId })),
+    renameKey: (accountId, keyId, name) =>
+      after(store.renameKey(accountId, keyId, name), (ok) => ok ? { keyId } : undefined),
+    rotateKey: (accountId, keyId) =>
+      after(store.rotateKey(accountId, keyId), (o) => Option.isSome(o) ? { keyId } : undefined),
+    setKeyStatus: (accountId, keyId, status, limit) =>
+      after(store.setKeyStatus(accountId, keyId, status, limit), (ok) => ok ? { keyId } : undefined),
+    // by email: every cached key is dropped (these are the operator's rare changes)
+    setPlan: (email, plan) => after(store.setPlan(email, plan), (n) => n === undefined ? undefined : {}),
+    setCredits: (email, credits) => after(store.setCredits(email, credits), (ok) => ok ? {} : undefined),
+    setDisabled: (email, disabled) => after(store.setDisabled(email, disabled), (ok) => ok ? {} : undefined),
+  };
+};
+
+export const AccountStoreLive = (
+  prefix: string,
+): Layer.Layer<AccountStore, never, ServiceDatabase | KeyChanges> =>
+  Layer.effect(
+    AccountStore,
+    Effect.gen(function* () {
+      const db = yield* ServiceDatabase;
+      return announcingAccountStore(makeAccountStore(db.sql, prefix), yield* KeyChanges);
+    }),
+  );

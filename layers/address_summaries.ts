@@ -8,10 +8,15 @@
  *   seconds) are recorded in the service database
  *   (cds.heavy_address). A background fiber keeps their summaries current every few seconds, and computes them
  *   at start-up, so after the first request ever no request waits for their history, even after a restart.
+ * - A heavy address's summary is computed once per chain tip for all instances: the one that takes the row's
+ *   lease (a conditional update of `lease_until`) computes it and stores it in cds.heavy_address; the others
+ *   wait for it and read it there (or compute it themselves when the lease holder does not finish in time).
  */
+import type { SqlError } from "@effect/sql/SqlError";
 import { Context, Duration, Effect, Layer, Option, Schedule } from "effect";
 import { Cache } from "./cache.ts";
 import { type ChainDatabase, ChainDatabases } from "./chain_db.ts";
+import { ChainTips } from "./chain_tips.ts";
 import { ServiceDatabase } from "./service_db.ts";
 import type { Network } from "@schemas/network.ts";
 import { DatabaseUnavailable } from "@src/domain/errors.ts";
@@ -28,6 +33,8 @@ export interface AddressSummariesShape {
     network: Network,
     address: SummarizedAddress,
   ) => Effect.Effect<AddressSummary | undefined, DatabaseUnavailable>;
+  /** Summaries this instance computed from the chain (full reads and updates), for the metrics and tests. */
+  readonly computations: () => number;
 }
 
 export class AddressSummaries
@@ -37,6 +44,9 @@ const recomputeAfterMillis = 30 * 60_000;
 const keepCurrentEvery = Duration.seconds(5);
 /** Enough for every exchange and busy script address; a bound, since a loaded database makes reads slow. */
 const maxHeavy = 1000;
+/** How long a heavy summary's lease holds (a full read of an exchange takes seconds); the others wait that long. */
+const leaseSeconds = 30;
+const waitForLease = Duration.millis(100);
 
 /**
  * `heavyOutputs`: an address with this many outputs ever is heavy. By size, not by the time its read took, so a
@@ -45,7 +55,7 @@ const maxHeavy = 1000;
 export const makeAddressSummariesLive = (heavyOutputs = 20_000): Layer.Layer<
   AddressSummaries,
   never,
-  Cache | ChainDatabases | ServiceDatabase
+  Cache | ChainDatabases | ChainTips | ServiceDatabase
 > =>
   Layer.scoped(
     AddressSummaries,
@@ -53,7 +63,9 @@ export const makeAddressSummariesLive = (heavyOutputs = 20_000): Layer.Layer<
       const cache = yield* Cache;
       const chains = yield* ChainDatabases;
       const service = yield* ServiceDatabase;
+      const tips = yield* ChainTips;
       const heavy = new Map<string, { readonly network: Network; readonly address: SummarizedAddress }>();
+      let computations = 0;
 
       const remember = (network: Network, address: SummarizedAddress, millis: number) =>
         Effect.suspend(() => {
@@ -72,6 +84,7 @@ export const makeAddressSummariesLive = (heavyOutputs = 20_000): Layer.Layer<
         const unavailable = (e: { message: string }) =>
           new DatabaseUnavailable({ network, message: e.message });
         const full = addressSummary(db.sql, address.text, options).pipe(
+          Effect.tap(() => void computations++),
           Effect.mapError(unavailable),
           Effect.timed,
           Effect.tap(([took, summary]) =>
@@ -84,18 +97,108 @@ export const makeAddressSummariesLive = (heavyOutputs = 20_000): Layer.Layer<
         );
         const update = (previous: AddressSummary) =>
           addressSummarySince(db.sql, previous, options).pipe(
+            Effect.tap(() => void computations++),
             Effect.mapError(unavailable),
             Effect.flatMap((updated) => (updated ? Effect.succeed(updated) : full)),
           );
+        const local = (
+          previous: Option.Option<{ readonly value: AddressSummary | undefined; ageMillis: number }>,
+        ) =>
+          Option.match(previous, {
+            onNone: () => full,
+            onSome: ({ value, ageMillis }) =>
+              value === undefined || ageMillis > recomputeAfterMillis ? full : update(value),
+          });
         return cache.refresh<AddressSummary | undefined, DatabaseUnavailable, never>(
           `address:v2:${network}:${address.text}`,
           "2 seconds",
           (previous) =>
-            Option.match(previous, {
-              onNone: () => full,
-              onSome: ({ value, ageMillis }) =>
-                value === undefined || ageMillis > recomputeAfterMillis ? full : update(value),
+            heavy.has(`${network}:${address.text}`)
+              ? shared(network, address.text, tips.get(network).current()?.hash, {
+                full,
+                update,
+                local: local(previous),
+              })
+              : local(previous),
+        );
+      };
+
+      /**
+       * A heavy address's summary for `tip`: the stored one when it is current, else computed by whoever takes
+       * the lease (from the stored one when a full read is recent enough) and stored; the others wait for it.
+       */
+      const shared = (
+        network: Network,
+        address: string,
+        tip: string | undefined,
+        compute: {
+          readonly full: Effect.Effect<AddressSummary | undefined, DatabaseUnavailable>;
+          readonly update: (
+            previous: AddressSummary,
+          ) => Effect.Effect<AddressSummary | undefined, DatabaseUnavailable>;
+          readonly local: Effect.Effect<AddressSummary | undefined, DatabaseUnavailable>;
+        },
+      ): Effect.Effect<AddressSummary | undefined, DatabaseUnavailable> => {
+        const sql = service.sql;
+        const where = sql`network = ${network} and address = ${address}`;
+        const stored = sql<
+          { summary: AddressSummary | null; tip: string | null; fullAgeMillis: number | null }
+        >`
+          select summary, summary_tip as tip,
+            (extract(epoch from now() - full_at) * 1000)::float8 as "fullAgeMillis"
+          from cds.heavy_address where ${where}`.pipe(Effect.map((rows) => rows[0]));
+        const take =
+          sql`update cds.heavy_address set lease_until = now() + ${`${leaseSeconds} seconds`}::interval
+          where ${where} and (lease_until is null or lease_until < now()) returning 1`.pipe(
+            Effect.map((rows) => rows.length > 0),
+          );
+        const store = (summary: AddressSummary | undefined, fullAt: boolean) =>
+          sql`update cds.heavy_address set summary = ${JSON.stringify(summary ?? null)}::jsonb,
+            summary_tip = ${tip ?? null}, lease_until = null,
+            full_at = ${fullAt ? sql`now()` : sql`full_at`} where ${where}`;
+        const release = sql`update cds.heavy_address set lease_until = null where ${where}`;
+        const computeAndStore = (
+          row: { summary: AddressSummary | null; fullAgeMillis: number | null } | undefined,
+        ) => {
+          const fromStored = row?.summary && row.fullAgeMillis !== null &&
+            row.fullAgeMillis < recomputeAfterMillis;
+          return (fromStored ? compute.update(row.summary!) : compute.full).pipe(
+            Effect.tap((summary) => Effect.ignore(store(summary, !fromStored))),
+            Effect.onError(() => Effect.ignore(release)),
+          );
+        };
+        const attempt = Effect.gen(function* () {
+          const row = yield* stored;
+          if (tip !== undefined && row?.summary && row.tip === tip) return Option.some(row.summary);
+          if (!(yield* take)) return Option.none();
+          return Option.some(yield* computeAndStore(row));
+        });
+        // the lease holder's result, polled; past its lease, computed here
+        const untilDone = (): Effect.Effect<AddressSummary | undefined, SqlError | DatabaseUnavailable> =>
+          Effect.flatMap(
+            attempt,
+            Option.match({
+              onSome: Effect.succeed,
+              onNone: () => Effect.zipRight(Effect.sleep(waitForLease), Effect.suspend(untilDone)),
             }),
+          );
+        return untilDone().pipe(
+          Effect.mapError((e) =>
+            e instanceof DatabaseUnavailable
+              ? e
+              : new DatabaseUnavailable({ network: "service", message: e.message })
+          ),
+          Effect.timeoutFail({
+            duration: Duration.seconds(leaseSeconds + 1),
+            onTimeout: () => "lease" as const,
+          }),
+          Effect.catchIf(
+            (e) => e === "lease",
+            () =>
+              Effect.logWarning(`the shared summary of ${address} did not come in time; computed here`).pipe(
+                Effect.zipRight(compute.local),
+              ),
+          ),
         );
       };
 
@@ -124,7 +227,7 @@ export const makeAddressSummariesLive = (heavyOutputs = 20_000): Layer.Layer<
       );
       yield* keepCurrent.pipe(Effect.repeat(Schedule.spaced(keepCurrentEvery)), Effect.forkScoped);
 
-      return { get };
+      return { get, computations: () => computations };
     }),
   );
 

@@ -1,7 +1,7 @@
 /**
  * The only composition root: every infrastructure layer is assembled here, chosen by configuration (PostgreSQL
  * where a URL is set, embedded PGlite otherwise; Redis for shared rate limits when REDIS_URL is set, memory
- * otherwise). Programs name only the Tags. The one piece a protocol adapter makes, the GraphQL schema built from a
+ * otherwise; key changes announced on Redis too). Programs name only the Tags. The one piece a protocol adapter makes, the GraphQL schema built from a
  * database's model, comes in as `buildGraphqlSchema` (src/main.ts passes src/graphql/build_schema.ts).
  */
 import { Layer, Option, Redacted } from "effect";
@@ -21,6 +21,7 @@ import { ChainClockLive } from "./chain_clock.ts";
 import { ChainTipsLive } from "./chain_tips.ts";
 import { NodeClientsLive } from "./node_clients_live.ts";
 import { type BuildGraphqlSchema, makeGraphqlSchemasLive } from "./graphql_schemas.ts";
+import { KeyChangesLocal, KeyChangesRedis } from "./key_changes.ts";
 import { KeyStoreLive } from "./key_store.ts";
 import { MetricsLive } from "./metrics.ts";
 import { MetricsSourcesLive } from "./metrics_sources.ts";
@@ -42,10 +43,16 @@ export const makeAppLayer = (
     onNone: () => RateLimiterMemory(config.limits),
     onSome: (url) => RateLimiterRedis(Redacted.value(url), config.limits),
   });
+  // key changes reach every instance's key cache through Redis when there is one
+  const keyChanges = Option.match(config.redisUrl, {
+    onNone: () => KeyChangesLocal,
+    onSome: (url) => KeyChangesRedis(Redacted.value(url)).pipe(Layer.provide(serviceDb)),
+  });
   // one registry, always recording: exposure is the server's (METRICS_TOKEN, METRICS_PORT)
   const metrics = MetricsLive;
+  const keyStore = KeyStoreLive(config.apiKeyPrefix).pipe(Layer.provide(keyChanges));
   const access = AccessLive.pipe(
-    Layer.provide(Layer.mergeAll(KeyStoreLive(config.apiKeyPrefix), UsageLive, limiter, metrics)),
+    Layer.provide(Layer.mergeAll(keyStore, keyChanges, UsageLive, limiter, metrics)),
     Layer.provide(serviceDb),
   );
   const cache = CacheMemory;
@@ -60,11 +67,11 @@ export const makeAppLayer = (
     serviceDb,
     access,
     // accounts (issue 16): the dashboard's programs
-    AccountStoreLive(config.apiKeyPrefix).pipe(Layer.provide(serviceDb)),
+    AccountStoreLive(config.apiKeyPrefix).pipe(Layer.provide(Layer.merge(serviceDb, keyChanges))),
     AttemptThrottleLive.pipe(Layer.provide(Layer.merge(configLayer, serviceDb))),
     MailerLive.pipe(Layer.provide(configLayer)),
     cache,
-    AddressSummariesLive.pipe(Layer.provide(Layer.mergeAll(cache, chains, serviceDb))),
+    AddressSummariesLive.pipe(Layer.provide(Layer.mergeAll(cache, chains, tips, serviceDb))),
     PriceFeedLive.pipe(Layer.provide(configLayer)),
     RelayProbeTcp,
     DependencyMonitorLive.pipe(Layer.provide(configLayer)),

@@ -109,11 +109,28 @@ export const makeChainReplicas = (
       reason: undefined,
       since: now(),
     }));
+    /** State changes not logged yet (made in synchronous code; each round logs them). */
+    const changes: Array<{ readonly text: string; readonly out: boolean }> = [];
     const setState = (m: Member, state: MemberState, reason?: string) => {
-      if (m.state !== state) m.since = now();
+      if (m.state !== state) {
+        m.since = now();
+        changes.push({
+          text: `${o.network} chain database member ${m.location}: ${m.state} -> ${state}${
+            reason ? ` (${reason})` : ""
+          }`,
+          out: state !== "in use",
+        });
+      }
       m.state = state;
       m.reason = reason;
     };
+    const logChanges = Effect.suspend(() =>
+      Effect.forEach(
+        changes.splice(0),
+        (c) => (c.out ? Effect.logWarning(c.text) : Effect.logInfo(c.text)),
+        { discard: true },
+      )
+    );
     let reported: PointRow | undefined;
     let inUse: ReadonlyArray<Member> = [];
     let turn = 0;
@@ -179,6 +196,7 @@ export const makeChainReplicas = (
       );
       if (lowest) reported = lowest.tip;
       o.report?.(unavailable());
+      yield* logChanges;
     });
 
     // at start: the members in parallel, done once one serves; the rest are tried again with the rounds
@@ -191,7 +209,9 @@ export const makeChainReplicas = (
       (m) => (m.client === undefined ? Effect.ignore(connect(m)) : Effect.void),
       { concurrency: "unbounded", discard: true },
     );
-    yield* Effect.forkScoped(Effect.repeat(Effect.zipRight(reconnect, round), Schedule.spaced(pollEvery)));
+    // apart: a member whose address does not answer holds up its connection attempt, not the rounds
+    yield* Effect.forkScoped(Effect.repeat(round, Schedule.spaced(pollEvery)));
+    yield* Effect.forkScoped(Effect.repeat(reconnect, Schedule.spaced(pollEvery)));
 
     const choose = (tried: ReadonlySet<Member>) =>
       Effect.gen(function* () {

@@ -11,6 +11,7 @@ import { allPermissions, type KeyFamily, type KeyPermissions, type Plan } from "
 import { budgetSubject } from "@src/domain/budget_subject.ts";
 import { DatabaseUnavailable } from "@src/domain/errors.ts";
 import type { Network } from "@schemas/network.ts";
+import { type KeyChange, KeyChanges, type KeyChangesShape } from "./key_changes.ts";
 import { ServiceDatabase } from "./service_db.ts";
 
 export type Tier = "FREE" | "PAID";
@@ -205,5 +206,28 @@ export const makeKeyStore = (sql: SqlClient, prefix: string): KeyStoreShape => {
   };
 };
 
-export const KeyStoreLive = (prefix: string): Layer.Layer<KeyStore, never, ServiceDatabase> =>
-  Layer.effect(KeyStore, Effect.map(ServiceDatabase, (db) => makeKeyStore(db.sql, prefix)));
+/** The store, telling every instance's key cache (KeyChanges) about each change it makes. */
+export const announcingKeyStore = (store: KeyStoreShape, changes: KeyChangesShape): KeyStoreShape => {
+  const after = <A, E>(effect: Effect.Effect<A, E>, change: (a: A) => KeyChange | undefined) =>
+    Effect.tap(effect, (a) => {
+      const c = change(a);
+      return c ? changes.publish(c) : Effect.void;
+    });
+  return {
+    ...store,
+    // a new key: only the caches of unknown keys matter, which every change clears
+    create: (input) => after(store.create(input), ({ record }) => ({ keyId: record.id })),
+    setStatus: (id, status) => after(store.setStatus(id, status), (ok) => ok ? { keyId: id } : undefined),
+    rename: (id, name) => after(store.rename(id, name), (ok) => ok ? { keyId: id } : undefined),
+    rotate: (id) => after(store.rotate(id), (o) => Option.isSome(o) ? { keyId: id } : undefined),
+  };
+};
+
+export const KeyStoreLive = (prefix: string): Layer.Layer<KeyStore, never, ServiceDatabase | KeyChanges> =>
+  Layer.effect(
+    KeyStore,
+    Effect.gen(function* () {
+      const db = yield* ServiceDatabase;
+      return announcingKeyStore(makeKeyStore(db.sql, prefix), yield* KeyChanges);
+    }),
+  );

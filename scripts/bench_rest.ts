@@ -16,8 +16,9 @@ import { blockById, recentBlocks } from "@src/queries/blocks.ts";
 import { epochFigures, tipPosition } from "@src/queries/network_stats.ts";
 import { poolInfo } from "@src/queries/pool.ts";
 import { stakeAccount } from "@src/queries/stake_account.ts";
-import { transactionByHash } from "@src/queries/transaction.ts";
-import { addressUtxos } from "@src/queries/address.ts";
+import { transactionByHash, transactionDetailByHash } from "@src/queries/transaction.ts";
+import { addressUtxos, addressUtxoWalk } from "@src/queries/address.ts";
+import { stakeAccountHistory } from "@src/queries/stake_account_history.ts";
 import { addressSummary, addressSummarySince } from "@src/queries/address_summary.ts";
 import { dreps } from "@src/queries/dreps.ts";
 import { decodeAddress } from "@src/domain/cardano_ids.ts";
@@ -259,6 +260,43 @@ const cases: Array<Case> = [
     direct: (s, i) => {
       const a = addresses[i % addresses.length]!;
       return addressSummary(s, a, addressOptions(a));
+    },
+  },
+  // the Blockfrost dialect over the same queries (the providers' calls, keys never repeated within a run)
+  {
+    name: "blockfrost epochs/latest/parameters",
+    path: "/api/v0/epochs/latest/parameters",
+    direct: (s) => latestEpochParams(s),
+  },
+  {
+    name: "blockfrost txs/{hash}, 20k different",
+    path: txHashes.map((h) => `/api/v0/txs/${h}`),
+    direct: (s, i) => transactionDetailByHash(s, txHashes[i % txHashes.length]!, spentTracking),
+  },
+  {
+    name: "blockfrost txs/{hash}/utxos, 20k different",
+    path: txHashes.map((h) => `/api/v0/txs/${h}/utxos`),
+    direct: (s, i) => transactionDetailByHash(s, txHashes[i % txHashes.length]!, spentTracking),
+  },
+  {
+    name: "blockfrost blocks/{hash}, 20k different",
+    path: blockHashes.map((h) => `/api/v0/blocks/${h}`),
+    direct: (s, i) => blockById(s, { hash: blockHashes[i % blockHashes.length]! }),
+  },
+  {
+    name: "blockfrost addresses/{a}/utxos, 5k different",
+    path: addresses.map((a) => `/api/v0/addresses/${a}/utxos`),
+    direct: (s, i) => {
+      const a = addresses[i % addresses.length]!;
+      return addressUtxoWalk(s, a, { ...addressOptions(a), page: 1, limit: 100 });
+    },
+  },
+  {
+    name: "blockfrost accounts/{stake}, 5k different",
+    path: stakeKeys.map((k) => `/api/v0/accounts/${k.split(" ")[0]}`),
+    direct: (s, i) => {
+      const hex = stakeKeys[i % stakeKeys.length]!.split(" ")[1]!;
+      return Effect.zip(stakeAccountHistory(s, hex), stakeAccount(s, hex, spentTracking));
     },
   },
   {

@@ -2,7 +2,7 @@
  * What the operator CLIs on the service database (`keys`, `accounts`) share: the configuration, the database
  * (SERVICE_DATABASE_URL, or the embedded one under DATA_DIR through the running service's socket when it runs,
  * waiting for it while the service is still starting), its migrations, plain-text output, and exit codes (2 for
- * a mistake in what was asked, 1 for a failure).
+ * a mistake in what was asked, 1 for a failure), and telling running instances on Redis when keys changed.
  */
 import type { SqlClient } from "@effect/sql/SqlClient";
 import * as Reactivity from "@effect/experimental/Reactivity";
@@ -10,6 +10,8 @@ import { Cause, Effect, ExecutionStrategy, Exit, Logger, Option, Redacted, Scope
 import { join } from "node:path";
 import { appConfig, type AppConfigShape, describeConfigError } from "@layers/config.ts";
 import { connectOrOpen, connectToRunning } from "@layers/embedded_service_db.ts";
+import { publishKeyChange } from "@layers/key_changes.ts";
+import { makeKeyStore } from "@layers/key_store.ts";
 import { loadMigrations, migrate } from "@layers/service_db.ts";
 import { makePgSqlClient } from "@layers/sql_pg.ts";
 import {
@@ -69,6 +71,33 @@ const embeddedServiceDb = async (
   );
 };
 
+/**
+ * When the command changed keys (the key store's change counter moved) and REDIS_URL is set, tells the running
+ * instances on Redis, so their caches drop every key at once rather than at their next poll.
+ */
+const announceKeyChanges = async (sql: SqlClient, settings: AppConfigShape, before: number) => {
+  if (Option.isNone(settings.redisUrl)) return;
+  const after = await Effect.runPromise(makeKeyStore(sql, settings.apiKeyPrefix).generation);
+  if (after === before) return;
+  const [row] = await Effect.runPromise(
+    sql<{ uuid: string }>`select uuid::text as uuid from cds.installation`,
+  );
+  const { Redis } = await import("ioredis");
+  const redis = new Redis(Redacted.value(settings.redisUrl.value), {
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+  });
+  redis.on("error", () => {});
+  try {
+    await redis.connect();
+    await publishKeyChange(redis, row!.uuid, {});
+  } catch (error) {
+    console.error(`not announced on Redis (instances see it at their next poll): ${error}`);
+  } finally {
+    redis.disconnect();
+  }
+};
+
 /** Runs `command` on the service database and exits: its text on stdout, or the error on stderr. */
 export const runServiceDbCli = async (
   name: string,
@@ -99,8 +128,10 @@ export const runServiceDbCli = async (
     await Effect.runPromise(
       migrate(sql, await Effect.runPromise(loadMigrations())).pipe(Effect.provide(quiet)),
     );
+    const before = await Effect.runPromise(makeKeyStore(sql, settings.apiKeyPrefix).generation);
     const exit = await Effect.runPromiseExit(command(sql, settings, args));
     if (Exit.isFailure(exit)) throw Cause.squash(exit.cause);
+    await announceKeyChanges(sql, settings, before);
     console.log(exit.value);
   } catch (error) {
     console.error(`${name}: ${error instanceof Error ? error.message : String(error)}`);

@@ -7,15 +7,13 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform";
 import { Schema } from "effect";
 import { BfPaging, BfQuantity } from "./wire.ts";
 
-const Nullable = <S extends Schema.Schema.Any>(s: S) => Schema.NullOr(s);
-
 export const AccountContent = Schema.Struct({
   stake_address: Schema.String,
   /** Delegated to a pool now (Blockfrost's `active`); `registered` is the registration state. */
   active: Schema.Boolean,
   registered: Schema.Boolean,
   /** The epoch of the latest registration or deregistration. */
-  active_epoch: Nullable(Schema.Int),
+  active_epoch: Schema.NullOr(Schema.Int),
   /** Unspent outputs plus withdrawable rewards. */
   controlled_amount: BfQuantity,
   rewards_sum: BfQuantity,
@@ -23,8 +21,8 @@ export const AccountContent = Schema.Struct({
   reserves_sum: BfQuantity,
   treasury_sum: BfQuantity,
   withdrawable_amount: BfQuantity,
-  pool_id: Nullable(Schema.String),
-  drep_id: Nullable(Schema.String),
+  pool_id: Schema.NullOr(Schema.String),
+  drep_id: Schema.NullOr(Schema.String),
 }).annotations({ identifier: "BlockfrostAccountContent" });
 
 export const AccountAddresses = Schema.Array(Schema.Struct({ address: Schema.String }))
@@ -33,14 +31,16 @@ export const AccountAddresses = Schema.Array(Schema.Struct({ address: Schema.Str
 export const Asset = Schema.Struct({
   asset: Schema.String,
   policy_id: Schema.String,
-  asset_name: Nullable(Schema.String),
+  asset_name: Schema.NullOr(Schema.String),
   fingerprint: Schema.String,
   quantity: BfQuantity,
   initial_mint_tx_hash: Schema.String,
   mint_or_burn_count: Schema.Int,
-  onchain_metadata: Nullable(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
-  onchain_metadata_standard: Nullable(Schema.Literal("CIP25v1", "CIP25v2", "CIP68v1", "CIP68v2", "CIP68v3")),
-  onchain_metadata_extra: Nullable(Schema.String),
+  onchain_metadata: Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+  onchain_metadata_standard: Schema.NullOr(
+    Schema.Literal("CIP25v1", "CIP25v2", "CIP68v1", "CIP68v2", "CIP68v3"),
+  ),
+  onchain_metadata_extra: Schema.NullOr(Schema.String),
   /** The off-chain token registry's entry: not served (null). */
   metadata: Schema.Null,
 }).annotations({ identifier: "BlockfrostAsset" });

@@ -80,6 +80,14 @@ export const TxContentMetadata = Schema.Array(Schema.Struct({
   json_metadata: Schema.Unknown,
 })).annotations({ identifier: "BlockfrostTxContentMetadata" });
 
+export const TxContentMetadataCbor = Schema.Array(Schema.Struct({
+  label: Schema.String,
+  cbor_metadata: Schema.NullOr(Schema.String).annotations({
+    description: "Deprecated: `metadata` with `\\x`",
+  }),
+  metadata: Schema.NullOr(Hex),
+})).annotations({ identifier: "BlockfrostTxContentMetadataCbor" });
+
 export const TxContentRedeemers = Schema.Array(Schema.Struct({
   tx_index: Schema.Int,
   purpose: Schema.String,
@@ -113,6 +121,13 @@ export const txMetadata = HttpApiEndpoint.get("txMetadata", "/txs/:hash/metadata
   .addSuccess(TxContentMetadata)
   .annotateContext(summary("A transaction's metadata, label by label"));
 
+export const txMetadataCbor = HttpApiEndpoint.get("txMetadataCbor", "/txs/:hash/metadata/cbor")
+  .setPath(txPath)
+  .addSuccess(TxContentMetadataCbor)
+  .annotateContext(
+    summary("A transaction's metadata as CBOR, label by label (Blaze waits for confirmation here)"),
+  );
+
 export const txRedeemers = HttpApiEndpoint.get("txRedeemers", "/txs/:hash/redeemers")
   .setPath(txPath)
   .addSuccess(TxContentRedeemers)
@@ -135,6 +150,7 @@ export class TransactionsGroup extends HttpApiGroup.make("transactions")
   .add(txUtxos)
   .add(txCbor)
   .add(txMetadata)
+  .add(txMetadataCbor)
   .add(txRedeemers)
   .add(txSubmit)
   .annotateContext(

@@ -64,7 +64,8 @@ const bounded = (name: string, min: number, max: number, fallback: number) =>
   );
 
 export const BfOrder = Schema.Literal("asc", "desc").annotations({
-  message: () => "order must be asc or desc",
+  // a union's own message only wins over its members' when it overrides them
+  message: () => ({ message: "must be asc or desc", override: true }),
 });
 export type BfOrder = typeof BfOrder.Type;
 

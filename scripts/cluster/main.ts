@@ -5,20 +5,44 @@
  * replica and the primary (two URLs each) and sharing Redis and the service database, and HAProxy (scripts/cluster/haproxy.cfg, the file compose.yaml uses) in front, routing by `/ready`.
  * It prints the endpoints, a new API key and the replica's lag, then runs until Ctrl-C; `--check` instead
  * sends the README's requests through HAProxy, stops the replica under traffic and starts it again, stops one
- * instance under traffic, and exits (non-zero on a failure). Whatever way it ends, it stops what it started (by pid) and removes its temp dir.
+ * instance under traffic, and exits (non-zero on a failure). Whatever way it ends, it stops what it started (by
+ * pid) and removes its temp dir. `--instances N` runs fewer instances, `--instance-env NAME=VALUE` adds to their
+ * settings and `--describe FILE` writes the endpoints as JSON once ready: harness.ts runs it so for the cluster
+ * test and `npm run bench:cluster`.
  */
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { giveToPostgres, type Server, startPrimary, startReplica } from "./postgres.ts";
 import { type Child, onStop, spawn, stopAll } from "./processes.ts";
 import { redisServerArgs } from "./redis.ts";
+import type { ClusterDescription } from "./harness.ts";
 import { haproxyConfig, instanceEnv, instanceNames, proxyEnv, serviceArgs } from "./topology.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
-  options: { port: { type: "string", default: "8080" }, check: { type: "boolean", default: false } },
+  options: {
+    port: { type: "string", default: "8080" },
+    check: { type: "boolean", default: false },
+    // for the cluster test and bench:cluster: fewer instances, extra settings for them, the endpoints as JSON
+    instances: { type: "string", default: "3" },
+    "instance-env": { type: "string", multiple: true, default: [] },
+    describe: { type: "string" },
+  },
   strict: true,
 });
+const instanceCount = Number(values.instances);
+if (![1, 2, 3].includes(instanceCount)) {
+  console.error(`cluster: --instances must be 1, 2 or 3, got ${values.instances}`);
+  Deno.exit(2);
+}
+const extraEnv = Object.fromEntries(values["instance-env"].map((pair) => {
+  const eq = pair.indexOf("=");
+  if (eq < 1) {
+    console.error(`cluster: --instance-env takes NAME=VALUE, got ${pair}`);
+    Deno.exit(2);
+  }
+  return [pair.slice(0, eq), pair.slice(eq + 1)];
+}));
 const proxyPort = Number(values.port);
 if (!Number.isInteger(proxyPort) || proxyPort < 0 || proxyPort > 65535) {
   console.error(`cluster: --port must be a port number (0 = any free port), got ${values.port}`);
@@ -147,16 +171,22 @@ try {
     preprod: [replica.url("preprod"), primary.url("preprod")],
     service: primary.url("service"),
   };
-  const instances = await Promise.all(instanceNames.map(async (name) => {
-    const port = freePort();
-    const dataDir = `${dir}/${name}`;
-    await Deno.mkdir(dataDir);
-    const env = instanceEnv(databases, redisUrl, port, dataDir);
-    const child = spawn(name, deno, [...serviceArgs], env, `${dir}/${name}.log`);
-    await waitFor(name, () => answers(`http://127.0.0.1:${port}/ready`), child);
-    return { name, port, child };
-  }));
-  say(`3 instances ready in ${seconds(step)}: ${instances.map((i) => `${i.name} :${i.port}`).join(", ")}`);
+  const instances = await Promise.all(
+    instanceNames.slice(0, instanceCount).map(async (name) => {
+      const port = freePort();
+      const dataDir = `${dir}/${name}`;
+      await Deno.mkdir(dataDir);
+      const env = { ...instanceEnv(databases, redisUrl, port, dataDir), ...extraEnv };
+      const child = spawn(name, deno, [...serviceArgs], env, `${dir}/${name}.log`);
+      await waitFor(name, () => answers(`http://127.0.0.1:${port}/ready`), child);
+      return { name, port, child };
+    }),
+  );
+  say(
+    `${instances.length} instances ready in ${seconds(step)}: ${
+      instances.map((i) => `${i.name} :${i.port}`).join(", ")
+    }`,
+  );
 
   // HAProxy in front, with the configuration compose.yaml uses
   step = performance.now();
@@ -165,7 +195,8 @@ try {
     "haproxy",
     "/usr/sbin/haproxy",
     ["-db", "-f", haproxyConfig],
-    proxyEnv(listen, instances.map((i) => `127.0.0.1:${i.port}`)),
+    // servers without an instance point where nothing listens: their checks fail, so HAProxy never uses them
+    proxyEnv(listen, instanceNames.map((_, i) => `127.0.0.1:${instances[i]?.port ?? freePort()}`)),
     `${dir}/haproxy.log`,
   );
   const base = `http://${listen}`;
@@ -179,12 +210,12 @@ try {
         await response.body?.cancel();
         if (response.status === 200) seen.add(response.headers.get("x-served-by") ?? "");
       }
-      return seen.size === 3;
+      return seen.size === instances.length;
     },
     haproxy,
     30_000,
   );
-  say(`haproxy up with all 3 instances in rotation in ${seconds(step)}`);
+  say(`haproxy up with all ${instances.length} instances in rotation in ${seconds(step)}`);
 
   const key = (await runScript("keys", ["scripts/keys.ts", "create", "--tier", "free", "--name", "cluster"], {
     SERVICE_DATABASE_URL: databases.service,
@@ -204,6 +235,23 @@ cluster ready in ${seconds()} (temp dir ${dir}, logs there)
 
   curl -s -H "apikey: ${key}" "${base}/v2/explorer/mainnet/block/1000"
 `);
+
+  if (values.describe) {
+    const description: ClusterDescription = {
+      base,
+      key,
+      dir,
+      haproxyPid: haproxy.pid,
+      instances: instances.map((i) => ({ name: i.name, port: i.port, pid: i.child.pid })),
+      redisUrl,
+      databases,
+      replica: { mainnet: replica.url("mainnet"), preprod: replica.url("preprod") },
+      primaryPid: await primary.pid(),
+      replicaPid: await replica.pid(),
+      redisPid: redis.pid,
+    };
+    await Deno.writeTextFile(values.describe, JSON.stringify(description));
+  }
 
   if (values.check) {
     const { runChecks } = await import("./check.ts");

@@ -9,7 +9,17 @@
  * report a block another has not read yet.
  */
 import pg from "pg";
-import type { Cluster } from "./check.ts";
+import type { Server } from "./postgres.ts";
+
+/** What this part needs of the running cluster (check.ts's `Cluster` has it). */
+export interface ReplicaCluster {
+  readonly base: string;
+  readonly key: string;
+  readonly instances: ReadonlyArray<{ readonly port: number }>;
+  readonly primary: Server;
+  readonly replica: Server;
+  readonly say: (text: string) => void;
+}
 
 const appendBlock = `
   insert into block (id, hash, epoch_no, slot_no, epoch_slot_no, block_no, previous_id, slot_leader_id, size, time,
@@ -34,7 +44,7 @@ const replicaState = async (port: number, replicaPort: number): Promise<string> 
 };
 
 export const runReplicaChecks = async (
-  cluster: Cluster,
+  cluster: ReplicaCluster,
   expect: (ok: boolean, what: string) => void,
 ): Promise<void> => {
   const { base, key, say, instances, primary, replica } = cluster;

@@ -8,6 +8,7 @@
 import type {
   TxContent,
   TxContentMetadata,
+  TxContentMetadataCbor,
   TxContentRedeemers,
   TxContentUtxo,
 } from "@schemas/blockfrost/transactions.ts";
@@ -89,6 +90,9 @@ export const txContentUtxo = (d: TransactionDetail): typeof TxContentUtxo.Type =
 
 export const txContentMetadata = (d: TransactionDetail): typeof TxContentMetadata.Type =>
   (d.transaction.metadata ?? []).map((m) => ({ label: m.key, json_metadata: m.json }));
+
+export const txContentMetadataCbor = (d: TransactionDetail): typeof TxContentMetadataCbor.Type =>
+  d.metadataCbor.map((m) => ({ label: m.key, cbor_metadata: `\\x${m.cbor}`, metadata: m.cbor }));
 
 export const txContentRedeemers = (d: TransactionDetail): typeof TxContentRedeemers.Type =>
   d.redeemers.map((r) => ({

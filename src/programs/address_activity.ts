@@ -24,6 +24,7 @@ import {
 } from "@src/queries/address_transactions.ts";
 import { addressInfoOf } from "@src/queries/address_summary.ts";
 import { assetsByIds } from "@src/queries/multi_assets.ts";
+import type { PageOptions } from "@src/queries/page_options.ts";
 import { atTip } from "./at_tip.ts";
 
 export interface AddressHoldings extends AddressInfo {
@@ -31,13 +32,6 @@ export interface AddressHoldings extends AddressInfo {
   readonly tokens: ReadonlyArray<
     { readonly policyId: string; readonly assetNameHex: string; readonly quantity: string }
   >;
-}
-
-export interface PageOptions {
-  /** 1-based. */
-  readonly page: number;
-  readonly count: number;
-  readonly order: "asc" | "desc";
 }
 
 /** What outputs are asked for: an address, or every output paid to a payment credential. */

@@ -3,12 +3,10 @@
  * ChainTips last polled it): the explorer's block programs (cached at the tip) plus the tip's height.
  */
 import { Effect } from "effect";
-import { ChainDatabases } from "@layers/chain_db.ts";
 import { ChainTips } from "@layers/chain_tips.ts";
 import type { Network } from "@schemas/network.ts";
-import { fromSql, NotFoundError } from "@src/domain/errors.ts";
-import { tipPosition } from "@src/queries/network_stats.ts";
-import { block, blockTransactions } from "./explorer.ts";
+import { NotFoundError } from "@src/domain/errors.ts";
+import { block, blockTransactions, reportedTip } from "./explorer.ts";
 
 export type BlockRef = number | string | "latest";
 
@@ -17,8 +15,7 @@ const tipHeight = (network: Network) =>
   Effect.gen(function* () {
     const polled = (yield* ChainTips).get(network).current()?.height;
     if (polled !== undefined && polled !== null) return polled;
-    const db = (yield* ChainDatabases).get(network);
-    const tip = yield* tipPosition(db.sql).pipe(Effect.mapError(fromSql(network)));
+    const tip = yield* reportedTip(network);
     if (!tip) return yield* new NotFoundError({ message: `The ${network} chain holds no block yet` });
     return tip.blockNo;
   });

@@ -10,14 +10,13 @@ import type { Network } from "@schemas/network.ts";
 import { fromSql, NotFoundError } from "@src/domain/errors.ts";
 import { epochLength, slotLengthMs } from "@src/domain/network_constants.ts";
 import { epochSummary } from "@src/queries/epoch_summary.ts";
-import { tipPosition } from "@src/queries/network_stats.ts";
 import { atTip } from "./at_tip.ts";
-import { epochFiguresOf } from "./explorer.ts";
+import { epochFiguresOf, reportedTip } from "./explorer.ts";
 
 export const latestEpoch = Effect.fn("epochs.latest")(function* (network: Network) {
   const db = (yield* ChainDatabases).get(network);
   const clock = (yield* ChainClock).get(network);
-  const tip = yield* tipPosition(db.sql).pipe(Effect.mapError(fromSql(network)));
+  const tip = yield* reportedTip(network);
   if (!tip) return yield* new NotFoundError({ message: `The ${network} chain holds no epoch yet` });
   const summary = yield* atTip(
     network,

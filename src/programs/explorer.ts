@@ -48,14 +48,22 @@ export const epochFiguresOf = Effect.fn("explorer.epochFigures")(function* (netw
   );
 });
 
-export const stats = Effect.fn("explorer.stats")(function* (network: Network) {
+/**
+ * The tip as the service reports it: over replicas, no higher than the tip every member in use answers for, so
+ * it never goes back between requests. Undefined on an empty chain.
+ */
+export const reportedTip = Effect.fn("explorer.reportedTip")(function* (network: Network) {
   const db = (yield* ChainDatabases).get(network);
-  const cache = yield* Cache;
-  // over replicas, no higher than the tip every member in use answers for: it never goes back between requests
   const atMostBlockNo = db.replicas
     ? (yield* ChainTips).get(network).current()?.height ?? undefined
     : undefined;
-  const tip = yield* tipPosition(db.sql, { atMostBlockNo }).pipe(Effect.mapError(fromSql(network)));
+  return yield* tipPosition(db.sql, { atMostBlockNo }).pipe(Effect.mapError(fromSql(network)));
+});
+
+export const stats = Effect.fn("explorer.stats")(function* (network: Network) {
+  const db = (yield* ChainDatabases).get(network);
+  const cache = yield* Cache;
+  const tip = yield* reportedTip(network);
   if (!tip) return yield* new NotFoundError({ message: `The ${network} chain holds no block yet` });
   const [figures, transactions] = yield* Effect.all([
     epochFiguresOf(network, tip.epochNo),

@@ -9,8 +9,8 @@ import { ChainDatabases } from "@layers/chain_db.ts";
 import type { Network } from "@schemas/network.ts";
 import { fromSql, NotFoundError } from "@src/domain/errors.ts";
 import { maxSupply } from "@src/domain/network_constants.ts";
-import { liveStakeEpoch, scriptLockedSupply, tipPosition } from "@src/queries/network_stats.ts";
-import { epochFiguresOf } from "./explorer.ts";
+import { liveStakeEpoch, scriptLockedSupply } from "@src/queries/network_stats.ts";
+import { epochFiguresOf, reportedTip } from "./explorer.ts";
 
 export interface NetworkSupply {
   readonly max: string;
@@ -28,7 +28,7 @@ export interface NetworkSupply {
 export const networkSupply = Effect.fn("network.supply")(function* (network: Network) {
   const db = (yield* ChainDatabases).get(network);
   const cache = yield* Cache;
-  const tip = yield* tipPosition(db.sql).pipe(Effect.mapError(fromSql(network)));
+  const tip = yield* reportedTip(network);
   if (!tip) return yield* new NotFoundError({ message: `The ${network} chain holds no block yet` });
   const liveEpoch = yield* liveStakeEpoch(db.sql, tip.epochNo).pipe(Effect.mapError(fromSql(network)));
   const [active, live, locked] = yield* Effect.all([

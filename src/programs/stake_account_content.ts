@@ -32,7 +32,7 @@ export const stakeAccountContent = Effect.fn("stakeAccount.content")(
     if (!history) return yield* notSeen(address, network);
     const [state, ledger] = yield* Effect.all([
       stakeAccount(address, network),
-      registeredRewardAccounts(network, [hashRaw]),
+      atTip(network, `reward-account:${hashRaw}`, registeredRewardAccounts(network, [hashRaw])),
     ]);
     const drep = ledger[0];
     return {

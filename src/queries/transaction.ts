@@ -23,6 +23,10 @@
  *   `collateral` lists the consumed collateral inputs (the tx_in rows), `outputs` holds the collateral return as
  *   the one output the transaction created, and the other lists are empty. `validContract: false` tells them apart.
  * - Reference inputs are not part of the spec's Transaction and are not reported (they are not in `inputs`).
+ *   `transactionDetailByHash` (a UTxO-level view: Blockfrost's /txs/{hash}/utxos) reads them too
+ *   (idx_cds_reference_tx_in_tx_in_id), with a valid transaction's collateral return (collateral_tx_out,
+ *   idx_cds_collateral_tx_out_tx_id), its redeemers (idx_cds_redeemer_tx_id) and MIR certificates (reserve and
+ *   treasury, idx_*_tx_id), in the same round of statements as the rest.
  * - Certificates, ordered by cert_index, in the spec's nine types. A Conway combined certificate writes several
  *   rows with the same (tx_id, cert_index): delegation + delegation_vote is ONE `stake_vote_delegation`; a
  *   registration combined with a delegation is reported as `stake_registration` followed by the delegation part
@@ -439,7 +443,18 @@ export interface TransactionDetail {
   readonly outputs: ReadonlyArray<DetailedOutput>;
   readonly redeemers: ReadonlyArray<Redeemer>;
   readonly mirCertificates: number;
+  /** Each metadata label's value as its CBOR (hex), as db-sync keeps it (`tx_metadata.bytes`). */
+  readonly metadataCbor: ReadonlyArray<MetadataCbor>;
 }
+
+export interface MetadataCbor {
+  readonly key: string;
+  readonly cbor: string;
+}
+
+const metadataCbor = (sql: SqlClient, txId: string) =>
+  sql<MetadataCbor>`
+    select key::text as key, encode(bytes, 'hex') as cbor from tx_metadata where tx_id = ${txId} order by id`;
 
 const redeemers = (sql: SqlClient, txId: string) =>
   sql<Redeemer>`
@@ -498,6 +513,7 @@ export const transactionDetailByHash = (
       ],
       redeemers: detail!.redeemerRows,
       mirCertificates: detail!.mir[0]?.count ?? 0,
+      metadataCbor: detail!.metadataCborRows,
     };
   });
 
@@ -511,7 +527,7 @@ const readTransaction = (sql: SqlClient, hash: string, spentTracking: SpentTrack
     if (!h) return undefined;
     const [
       [spentRows, outputRows, collateralRows, certRows, withdrawalRows, mintRows, metadataRows, [paid]],
-      [referenceRows, collateralOutputRows, redeemerRows, mir],
+      [referenceRows, collateralOutputRows, redeemerRows, mir, metadataCborRows],
     ] = yield* Effect.all([
       Effect.all([
         consumed(sql, h.id, spentTracking),
@@ -531,6 +547,7 @@ const readTransaction = (sql: SqlClient, hash: string, spentTracking: SpentTrack
           : noRows<OutputRow>(),
         detail ? redeemers(sql, h.id) : noRows<Redeemer>(),
         detail ? mirCertificates(sql, h.id) : noRows<{ count: number }>(),
+        detail ? metadataCbor(sql, h.id) : noRows<MetadataCbor>(),
       ], { concurrency: "unbounded" }),
     ], { concurrency: "unbounded" });
     const inputs = h.validContract ? spentRows.map(toInput) : [];
@@ -573,7 +590,9 @@ const readTransaction = (sql: SqlClient, hash: string, spentTracking: SpentTrack
       spentRows,
       collateralRows,
       outputRows,
-      detail: detail ? { referenceRows, collateralOutputRows, redeemerRows, mir } : undefined,
+      detail: detail
+        ? { referenceRows, collateralOutputRows, redeemerRows, mir, metadataCborRows }
+        : undefined,
     };
   });
 

@@ -5,7 +5,9 @@
  * explorer's answers for the same address; unknown addresses are 404, malformed ones 400.
  */
 import assert from "node:assert/strict";
+import { validatorToScriptHash } from "@lucid-evolution/utils";
 import { bech32 } from "@scure/base";
+import { Blockfrost } from "@lucid-evolution/provider";
 import type { Network } from "@schemas/network.ts";
 import {
   assertBlockfrostShape,
@@ -204,6 +206,39 @@ Deno.test({
             assert.equal(u.inline_datum, out.datum);
             assert.equal(u.reference_script_hash, out.script);
           }
+        });
+
+        await t.step(`${network}: Lucid Evolution's Blockfrost provider reads the same UTxOs`, async () => {
+          // the address with the fewest UTxOs among those holding a reference script (Lucid fetches the script)
+          const [holder] = await q<{ address: string; cred: string }>(
+            `select o.address, encode(o.payment_cred, 'hex') as cred from tx_out o
+             where o.payment_cred is not null and ${unspent}
+               and o.address in (select address from tx_out o where o.reference_script_id is not null and ${unspent})
+             group by o.address, o.payment_cred order by count(*), o.address limit 1`,
+          );
+          const expected = await q<{ ref: string; script: string | null }>(
+            `select encode(t.hash, 'hex') || '#' || o.index as ref, encode(s.hash, 'hex') as script
+             from tx_out o join tx t on t.id = o.tx_id left join script s on s.id = o.reference_script_id
+             where o.address = $1 and ${unspent} order by o.id`,
+            holder!.address,
+          );
+          const lucid = new Blockfrost(f.baseUrl(network), f.key);
+          const utxos = await lucid.getUtxos(holder!.address);
+          assert.deepEqual(
+            utxos.map((u) => `${u.txHash}#${u.outputIndex}`).sort(),
+            expected.map((e) => e.ref).sort(),
+          );
+          const withScript = utxos.filter((u) => u.scriptRef);
+          assert.equal(withScript.length, expected.filter((e) => e.script).length);
+          for (const u of withScript) {
+            const e = expected.find((x) => x.ref === `${u.txHash}#${u.outputIndex}`)!;
+            assert.equal(validatorToScriptHash(u.scriptRef!), e.script);
+          }
+          // by credential: every address with that payment part (here one), a 404 read as none
+          const byCredential = await lucid.getUtxos({ type: "Key", hash: holder!.cred });
+          assert.equal(byCredential.length >= utxos.length, true);
+          const none = await lucid.getUtxos({ type: "Key", hash: "cd".repeat(28) });
+          assert.deepEqual(none, []);
         });
 
         await t.step(`${network}: UTxOs of a payment credential, addr_vkh1 and script1`, async () => {

@@ -1,16 +1,19 @@
 /**
  * Blockfrost's evaluation endpoints on the devnet: a Plutus V2 spend evaluated through `/utils/txs/evaluate` (hex,
- * raw and base64 bodies; Mesh's provider) and `/utils/txs/evaluate/utxos`, in Ogmios v5.6's shape and v6's
- * (`?version=6`), each budget equal to our JSON-RPC evaluateTransaction's. Then chaining: a spend of an output of a
- * transaction not yet submitted (a native asset minted there, an inline datum, the validator as a reference script,
- * a native reference script beside it), its outputs given in additionalUtxoSet in both input shapes, through the
- * real Lucid Evolution provider too; then both transactions submitted with those budgets and confirmed. Malformed
- * bodies, a body over MAX_BODY_BYTES, failures in both answer shapes, and the preprod network.
+ * raw and base64 bodies; Mesh's provider, blockfrost-js) and `/utils/txs/evaluate/utxos`, in Ogmios v5.6's shape
+ * and v6's (`?version=6`), each budget equal to our JSON-RPC evaluateTransaction's. Then chaining: a spend of an
+ * output of a transaction not yet submitted (a native asset minted there, an inline datum, the validator as a
+ * reference script, a native reference script beside it), its outputs given in additionalUtxoSet in both input
+ * shapes, through the real Lucid Evolution provider and blockfrost-js too; then both transactions submitted with
+ * those budgets and confirmed. Malformed bodies, a body over MAX_BODY_BYTES, failures in both answer shapes, and
+ * the preprod network.
  */
 import assert from "node:assert/strict";
 import * as CSL from "@emurgo/cardano-serialization-lib-nodejs";
+import { BlockFrostAPI } from "@blockfrost/blockfrost-js";
 import { Blockfrost } from "@lucid-evolution/provider";
-import { BlockfrostProvider } from "@meshsdk/provider";
+import { createRequire } from "node:module";
+import type { BlockfrostProvider as MeshProvider } from "@meshsdk/provider";
 import { base64, hex } from "@scure/base";
 import { big } from "../../scripts/devnet_example.ts";
 import { assertBlockfrostShape } from "../support/blockfrost.ts";
@@ -26,6 +29,10 @@ const alwaysSucceeds = CSL.PlutusScript.from_hex_with_version(
 const unit = () => CSL.PlutusData.from_hex("d87980");
 const inputOf = (u: { transaction: { id: string }; index: number }) =>
   CSL.TransactionInput.new(CSL.TransactionHash.from_hex(u.transaction.id), u.index);
+// Mesh's ESM build pulls libsodium's broken ESM entry: its CommonJS build loads
+const { BlockfrostProvider } = createRequire(import.meta.url)("@meshsdk/provider") as {
+  BlockfrostProvider: typeof MeshProvider;
+};
 const placeholder = { memory: 14_000_000, cpu: 10_000_000_000 };
 
 Deno.test({
@@ -177,6 +184,14 @@ Deno.test({
           index: 0,
           budget: { mem: rpcBudget.memory, steps: rpcBudget.cpu },
         }]);
+        const blockfrostJs = new BlockFrostAPI({
+          projectId: s.key,
+          network: "mainnet",
+          customBackend: `${s.base}/api/v0`,
+        });
+        assert.deepEqual((await blockfrostJs.utilsTxsEvaluate(direct.cbor) as Json).result, {
+          EvaluationResult: v5Expected,
+        });
         const utxosV6 = await evaluateUtxos(
           { cbor: base64.encode(bytes), additionalUtxoSet: [] },
           "?version=6",
@@ -317,6 +332,15 @@ Deno.test({
           });
         }
 
+        const blockfrostJs = new BlockFrostAPI({
+          projectId: s.key,
+          network: "mainnet",
+          customBackend: `${s.base}/api/v0`,
+        });
+        // deno-lint-ignore no-explicit-any
+        const viaBlockfrostJs: Json = await blockfrostJs.utilsTxsEvaluateUtxos(b.cbor, v5Set as any);
+        assert.deepEqual(viaBlockfrostJs.result, v5Expected);
+
         // the real Lucid Evolution provider: its UTxOs in additionalUtxoSet (Ogmios v5.6 shapes)
         const lucid = new Blockfrost(`${s.base}/api/v0`, s.key);
         const lucidUtxos = [0, 1, 2, 3].map((index) => ({
@@ -375,31 +399,31 @@ Deno.test({
       await t.step(
         "malformed bodies and queries: 400 in Blockfrost's envelope; over the limit 413",
         async () => {
-          const bad = async (answer: { status: number; body: Json }, path: string, includes: string) => {
+          const bad = (answer: { status: number; body: Json }, path: string, includes: string) => {
             assert.equal(answer.status, 400, JSON.stringify(answer.body));
             assertBlockfrostShape("POST", path, answer);
             assert.ok(answer.body.message.includes(includes), answer.body.message);
           };
-          await bad(await bf("/utils/txs/evaluate", ""), "/utils/txs/evaluate", "empty");
-          await bad(await bf("/utils/txs/evaluate", "not a transaction!"), "/utils/txs/evaluate", "hex");
-          await bad(await bf("/utils/txs/evaluate", "deadbeef"), "/utils/txs/evaluate", "Cannot evaluate");
-          await bad(await bf("/utils/txs/evaluate?version=7", direct.cbor), "/utils/txs/evaluate", "version");
+          bad(await bf("/utils/txs/evaluate", ""), "/utils/txs/evaluate", "empty");
+          bad(await bf("/utils/txs/evaluate", "not a transaction!"), "/utils/txs/evaluate", "hex");
+          bad(await bf("/utils/txs/evaluate", "deadbeef"), "/utils/txs/evaluate", "Cannot evaluate");
+          bad(await bf("/utils/txs/evaluate?version=7", direct.cbor), "/utils/txs/evaluate", "version");
           const path = "/utils/txs/evaluate/utxos";
-          await bad(await bf(path, "{not json", "application/json"), path, "JSON");
-          await bad(await evaluateUtxos([direct.cbor]), path, "object");
-          await bad(await evaluateUtxos({}), path, "cbor");
-          await bad(await evaluateUtxos({ cbor: "xyz!" }), path, "cbor");
-          await bad(
+          bad(await bf(path, "{not json", "application/json"), path, "JSON");
+          bad(await evaluateUtxos([direct.cbor]), path, "object");
+          bad(await evaluateUtxos({}), path, "cbor");
+          bad(await evaluateUtxos({ cbor: "xyz!" }), path, "cbor");
+          bad(
             await evaluateUtxos({ cbor: direct.cbor, additionalUtxoSet: "x" }),
             path,
             "additionalUtxoSet",
           );
-          await bad(
+          bad(
             await evaluateUtxos({ cbor: direct.cbor, additionalUtxoSet: [42] }),
             path,
             "additionalUtxoSet.0",
           );
-          await bad(
+          bad(
             await evaluateUtxos({
               cbor: direct.cbor,
               additionalUtxoSet: [[{ txId: lock.id, index: 7 }, {
@@ -410,7 +434,7 @@ Deno.test({
             path,
             "additionalUtxoSet.0.1.value.coins",
           );
-          await bad(
+          bad(
             await evaluateUtxos({
               cbor: direct.cbor,
               additionalUtxoSet: [[{ txId: lock.id, index: 7 }, {
@@ -421,7 +445,7 @@ Deno.test({
             path,
             "additionalUtxoSet.0.1.value.assets",
           );
-          await bad(
+          bad(
             await evaluateUtxos({
               cbor: direct.cbor,
               additionalUtxoSet: [{

@@ -3,9 +3,11 @@
  * malformed) against Blockfrost's published schema; content, counts, UTxOs (spent, collateral and reference
  * inputs, outputs with their spenders, collateral returns), metadata and redeemers against SQL on db-sync's rows
  * and against our explorer's answer for the same transaction; CBOR that db-sync did not keep is a 404 that says
- * so. Submission is in tx_submit_test.ts (it needs the devnet).
+ * so; Lucid Evolution's provider reads outputs by reference through /utxos. Submission is in tx_submit_test.ts
+ * (it needs the devnet).
  */
 import assert from "node:assert/strict";
+import { Blockfrost } from "@lucid-evolution/provider";
 import type { Network } from "@schemas/network.ts";
 import {
   assertBlockfrostShape,
@@ -16,7 +18,7 @@ import {
 // deno-lint-ignore no-explicit-any
 type Json = any;
 
-const endpoints = ["", "/utxos", "/cbor", "/metadata", "/redeemers"] as const;
+const endpoints = ["", "/utxos", "/cbor", "/metadata", "/metadata/cbor", "/redeemers"] as const;
 
 /** One transaction of each kind the endpoints tell apart, found by SQL on the network's chain. */
 const samples = async (f: BlockfrostFixture, network: Network): Promise<Record<string, string>> => {
@@ -245,13 +247,11 @@ const checkUtxosWithSql = async (
     })),
     collateralOutputs,
   );
-  for (const o of utxos.outputs.filter((o: Json) => o.collateral)) {
-    // a valid transaction's collateral return never existed; a failed one's is a real output (its spender checked
-    // against the explorer)
-    if (utxos.outputs.some((o: Json) => !o.collateral)) {
-      for (const o of utxos.outputs.filter((o: Json) => o.collateral)) {
-        assert.equal(o.consumed_by_tx ?? null, null);
-      }
+  // a valid transaction's collateral return never existed; a failed one's is a real output (its spender checked
+  // against the explorer)
+  if (utxos.outputs.some((o: Json) => !o.collateral)) {
+    for (const o of utxos.outputs.filter((o: Json) => o.collateral)) {
+      assert.equal(o.consumed_by_tx ?? null, null);
     }
   }
   const sqlRedeemers = await rows(
@@ -296,6 +296,26 @@ Deno.test({
           },
         );
 
+        await t.step(`${network}: metadata as CBOR, label by label, as db-sync keeps it`, async () => {
+          const hash = cases.metadata!;
+          const cbor = await f.bf(`/txs/${hash}/metadata/cbor`, network);
+          assertBlockfrostShape("GET", "/txs/{hash}/metadata/cbor", cbor);
+          const rows = await f.query<{ key: string; cbor: string }>(
+            network,
+            `select m.key::text as key, encode(m.bytes, 'hex') as cbor from tx_metadata m join tx t on t.id = m.tx_id
+             where t.hash = decode($1, 'hex') order by m.id`,
+            hash,
+          );
+          assert.ok(rows.length > 0);
+          assert.deepEqual(
+            cbor.body,
+            rows.map((r) => ({ label: r.key, cbor_metadata: `\\x${r.cbor}`, metadata: r.cbor })),
+          );
+          const labels = (await f.bf(`/txs/${hash}/metadata`, network)).body.map((m: Json) => m.label);
+          assert.deepEqual(cbor.body.map((m: Json) => m.label), labels);
+          assert.equal((await f.bf(`/txs/${"0".repeat(64)}/metadata/cbor`, network)).status, 404);
+        });
+
         await t.step(`${network}: the flags clients read`, async () => {
           const refs = (await f.bf(`/txs/${cases["reference inputs"]}/utxos`, network)).body;
           assert.ok(refs.inputs.some((i: Json) => i.reference && !i.collateral));
@@ -309,6 +329,37 @@ Deno.test({
           assert.equal(upper.status, 200);
           assert.equal(upper.body.hash, cases.tokens);
         });
+
+        await t.step(
+          `${network}: Lucid Evolution's provider reads outputs by reference from /utxos`,
+          async () => {
+            const lucid = new Blockfrost(f.baseUrl(network), f.key);
+            for (const name of ["tokens", "an inline datum", "a reference script output"]) {
+              const hash = cases[name]!;
+              const outputs = (await f.bf(`/txs/${hash}/utxos`, network)).body.outputs;
+              const refs = outputs.map((o: Json) => ({ txHash: hash, outputIndex: o.output_index }));
+              const read = await lucid.getUtxosByOutRef(refs);
+              const unspent = outputs.filter((o: Json) => !o.consumed_by_tx);
+              assert.deepEqual(
+                read.map((u) => ({
+                  outputIndex: u.outputIndex,
+                  address: u.address,
+                  assets: u.assets,
+                  datum: u.datum ?? null,
+                  script: u.scriptRef !== undefined && u.scriptRef !== null,
+                })),
+                unspent.map((o: Json) => ({
+                  outputIndex: o.output_index,
+                  address: o.address,
+                  assets: Object.fromEntries(o.amount.map((a: Json) => [a.unit, BigInt(a.quantity)])),
+                  datum: o.inline_datum,
+                  script: o.reference_script_hash !== null,
+                })),
+                name,
+              );
+            }
+          },
+        );
 
         await t.step(`${network}: CBOR db-sync did not keep, unknown and malformed hashes`, async () => {
           const cbor = await f.bf(`/txs/${cases.tokens}/cbor`, network);

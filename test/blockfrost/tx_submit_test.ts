@@ -1,13 +1,14 @@
 /**
  * The Blockfrost dialect's `POST /tx/submit` against the devnet (the service's embedded default, a block a second):
  * a payment built and signed with cardano-serialization-lib, sent as Lucid and Mesh send it (CBOR bytes) and as
- * Mesh's hex mode sends it (hex text), answers its id, lands in a block, and then `/txs/{hash}` shows it with
- * the explorer's values and `/txs/{hash}/cbor` gives back the submitted bytes; the ledger's refusal (an input
- * spent twice, bytes that are no transaction) is a 400 with the node's reason; a wrong content type is a 415,
- * a body over MAX_BODY_BYTES a 413, a missing key a 403, all in Blockfrost's envelope.
+ * Mesh's hex mode sends it (hex text), answers its id, lands in a block (Lucid Evolution's awaitTx sees it), and
+ * then `/txs/{hash}` shows it with the explorer's values and `/txs/{hash}/cbor` gives back the submitted bytes;
+ * the ledger's refusal (an input spent twice, bytes that are no transaction) is a 400 with the node's reason; a
+ * wrong content type is a 415, a body over MAX_BODY_BYTES a 413, a missing key a 403, all in Blockfrost's envelope.
  */
 import assert from "node:assert/strict";
 import * as CSL from "@emurgo/cardano-serialization-lib-nodejs";
+import { Blockfrost } from "@lucid-evolution/provider";
 import { big } from "../../scripts/devnet_example.ts";
 import { type OgmiosUtxo, openDevnetService } from "../support/devnet_service.ts";
 import { assertBlockfrostShape } from "../support/blockfrost.ts";
@@ -82,6 +83,9 @@ Deno.test({
         assert.equal(r.status, 200, JSON.stringify(r.body));
         assertBlockfrostShape("POST", "/tx/submit", r);
         assert.equal(r.body, tx.id);
+        // Lucid Evolution's awaitTx polls /txs/{hash}/cbor until it answers
+        const lucid = new Blockfrost(`${s.base}/api/v0`, s.key);
+        assert.equal(await lucid.awaitTx(tx.id, 500), true);
         await s.confirmed(tx.id);
         const content = await bf(`/txs/${tx.id}`);
         assert.equal(content.status, 200);

@@ -1,6 +1,8 @@
 /**
  * AddressSummaries over a real chain database and a real service database: a costly address is recorded in
- * cds.heavy_address, and on the next start its summary is computed in the background before anyone asks.
+ * cds.heavy_address, and on the next start its summary is computed in the background before anyone asks; two
+ * instances on the same databases compute it once per chain tip between them (the row's lease), and the other
+ * reads the stored result.
  */
 import assert from "node:assert/strict";
 import { Effect, Exit, Layer, Scope } from "effect";
@@ -11,6 +13,7 @@ import {
 } from "@layers/address_summaries.ts";
 import { Cache, makeMemoryCache } from "@layers/cache.ts";
 import { ChainDatabases } from "@layers/chain_db.ts";
+import { ChainTipsLive } from "@layers/chain_tips.ts";
 import { loadMigrations, migrate, ServiceDatabase } from "@layers/service_db.ts";
 import { detectDbSync } from "@src/dbsync/detect.ts";
 import { decodeAddress } from "@src/domain/cardano_ids.ts";
@@ -50,7 +53,14 @@ Deno.test({
       const start = async (cache: ReturnType<typeof makeMemoryCache>) => {
         const scope = Effect.runSync(Scope.make());
         const layer = makeAddressSummariesLive(0).pipe(
-          Layer.provide(Layer.mergeAll(Layer.succeed(Cache, cache), chains, serviceLayer)),
+          Layer.provide(
+            Layer.mergeAll(
+              Layer.succeed(Cache, cache),
+              chains,
+              ChainTipsLive.pipe(Layer.provide(chains)),
+              serviceLayer,
+            ),
+          ),
         );
         const context = await Effect.runPromise(Layer.buildWithScope(layer, scope));
         const summaries: AddressSummariesShape = context.unsafeMap.get(
@@ -90,6 +100,27 @@ Deno.test({
       }
       await second.stop();
       assert.deepEqual(warmed, summary, "computed at start, before any request");
+
+      // two instances at once, the stored summary being stale (another tip): one computes, the other reads
+      await Effect.runPromise(service.sql`update cds.heavy_address set summary_tip = 'another tip'`);
+      const [a, b] = await Promise.all([start(makeMemoryCache()), start(makeMemoryCache())]);
+      try {
+        const address = { text: decoded.value.text, paymentCred: decoded.value.paymentCred };
+        const [fromA, fromB] = await Promise.all([
+          Effect.runPromise(a.summaries.get("mainnet", address)),
+          Effect.runPromise(b.summaries.get("mainnet", address)),
+        ]);
+        assert.deepEqual(fromA, summary);
+        assert.deepEqual(fromB, summary);
+        assert.equal(
+          a.summaries.computations() + b.summaries.computations(),
+          1,
+          `computed once between them (${a.summaries.computations()} + ${b.summaries.computations()})`,
+        );
+      } finally {
+        await a.stop();
+        await b.stop();
+      }
     } finally {
       await chain?.close();
       await service?.close();

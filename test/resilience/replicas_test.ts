@@ -103,14 +103,21 @@ interface Member {
   reason?: string;
 }
 
+/** `/health`'s mainnet entry as parsed (checked field by field below). */
+type MainnetHealth = ReturnType<typeof JSON.parse>;
+
 const getJson = async (url: string, headers: HeadersInit = {}) => {
   const r = await fetch(url, { headers });
   return { status: r.status, body: await r.json() };
 };
 
 /** Polls `/health` until `check` holds for mainnet (15 s at most), returning that answer. */
-const healthWhen = async (base: string, what: string, check: (mainnet: any) => boolean) => {
-  let last: any;
+const healthWhen = async (
+  base: string,
+  what: string,
+  check: (mainnet: MainnetHealth) => boolean,
+): Promise<MainnetHealth> => {
+  let last: MainnetHealth | undefined;
   for (let i = 0; i < 60; i++) {
     last = (await getJson(`${base}/health`)).body.networks?.mainnet;
     if (last && check(last)) return last;

@@ -11,6 +11,7 @@ const slow: ReadonlyArray<RegExp> = [
   /^test\/blockfrost\/providers\//, // the real transaction builders' providers against a running devnet
   /^test\/resilience\//, // attacks and outages against a running service
   /^test\/binary\/.*_test\.ts$/, // a service started under the single binary's file reads
+  /^test\/cluster\//, // the cluster harness: PostgreSQL, Redis, three instances and HAProxy
 ];
 
 /** `path` relative to the repository root, e.g. `test/devnet/e2e_payment_test.ts`. */

@@ -8,7 +8,13 @@ import * as txs from "@schemas/blockfrost/transactions.ts";
 import type { Route } from "@src/http/route.ts";
 import { transactionCborOf, transactionDetail } from "@src/programs/transaction_detail.ts";
 import { serveBlockfrost } from "../endpoint.ts";
-import { txContent, txContentMetadata, txContentRedeemers, txContentUtxo } from "../transaction_encoders.ts";
+import {
+  txContent,
+  txContentMetadata,
+  txContentMetadataCbor,
+  txContentRedeemers,
+  txContentUtxo,
+} from "../transaction_encoders.ts";
 import { txSubmitRoutes } from "../tx_submit.ts";
 
 /** Until the next block at most (the answers say whether outputs are spent). */
@@ -35,6 +41,11 @@ export const transactionsRoutes: ReadonlyArray<Route> = [
   ...serveBlockfrost(
     txs.txMetadata,
     ({ network, path }) => Effect.map(detailOf(network, path.hash), txContentMetadata),
+    { headers: untilNextBlock },
+  ),
+  ...serveBlockfrost(
+    txs.txMetadataCbor,
+    ({ network, path }) => Effect.map(detailOf(network, path.hash), txContentMetadataCbor),
     { headers: untilNextBlock },
   ),
   ...serveBlockfrost(

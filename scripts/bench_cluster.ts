@@ -1,0 +1,193 @@
+/**
+ * `npm run bench:cluster` (needs wrk): throughput through HAProxy at 1, 2 and 3 instances, on the cluster harness
+ * (scripts/cluster), of a database-bound endpoint (explorer transactions by distinct hashes, each read afresh)
+ * and a cached one (explorer stats), and where the CPU went meanwhile: each instance, HAProxy, PostgreSQL (the
+ * primary and the replica, with their backends), Redis and wrk itself, from /proc/<pid>/stat before and after,
+ * next to the whole machine's busy time (/proc/stat: other work on it shows there).
+ *   BENCH_SECONDS=8 BENCH_CONNECTIONS=32 npm run bench:cluster
+ */
+import pg from "pg";
+import { createKey, runCluster, type RunningCluster } from "./cluster/harness.ts";
+
+const seconds = Number(Deno.env.get("BENCH_SECONDS") ?? "8");
+const connections = Number(Deno.env.get("BENCH_CONNECTIONS") ?? "32");
+const ticksPerSecond = 100; // USER_HZ on Linux
+
+/** The parent of every process, and each one's own CPU ticks (utime + stime) and its reaped children's. */
+const processTable = async () => {
+  const table = new Map<number, { ppid: number; own: number; reaped: number }>();
+  for await (const entry of Deno.readDir("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    const text = await Deno.readTextFile(`/proc/${entry.name}/stat`).catch(() => "");
+    const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+    if (fields.length < 20) continue;
+    // after the command: state ppid ... utime(14) stime(15) cutime(16) cstime(17), counted from 3
+    table.set(Number(entry.name), {
+      ppid: Number(fields[1]),
+      own: Number(fields[11]) + Number(fields[12]),
+      reaped: Number(fields[13]) + Number(fields[14]),
+    });
+  }
+  return table;
+};
+
+/** CPU ticks of `pid` and all its descendants, living or reaped. */
+const treeTicks = (table: Awaited<ReturnType<typeof processTable>>, pid: number): number => {
+  const self = table.get(pid);
+  if (!self) return 0;
+  let ticks = self.own + self.reaped;
+  for (const [child, row] of table) if (row.ppid === pid) ticks += treeTicks(table, child);
+  return ticks;
+};
+
+/** Busy and total ticks of the whole machine. */
+const machineTicks = async () => {
+  const [cpu] = (await Deno.readTextFile("/proc/stat")).split("\n");
+  const values = cpu!.trim().split(/\s+/).slice(1).map(Number);
+  const idle = values[3]! + values[4]!;
+  const total = values.reduce((a, b) => a + b, 0);
+  return { busy: total - idle, total };
+};
+
+const groupsOf = (cluster: RunningCluster): Array<[string, Array<number>]> => [
+  ...cluster.instances.map((i): [string, Array<number>] => [i.name, [i.pid]]),
+  ["haproxy", [cluster.haproxyPid]],
+  ["postgresql", [cluster.primaryPid, cluster.replicaPid]],
+  ["redis", [cluster.redisPid]],
+  ["wrk", [Deno.pid]], // wrk is this process's reaped child; the harness (its other child) is still running
+];
+
+const cpuNow = async (cluster: RunningCluster) => {
+  const table = await processTable();
+  const self = table.get(Deno.pid)!;
+  return {
+    groups: groupsOf(cluster).map(([name, pids]): [string, number] => [
+      name,
+      name === "wrk" ? self.reaped : pids.reduce((sum, pid) => sum + treeTicks(table, pid), 0),
+    ]),
+    machine: await machineTicks(),
+  };
+};
+
+const pathsScript = async (paths: ReadonlyArray<string>) => {
+  const file = await Deno.makeTempFile({ suffix: ".lua" });
+  await Deno.writeTextFile(
+    file,
+    `local paths = {${paths.map((p) => JSON.stringify(p)).join(",")}}\n` +
+      `local i = 0\n` +
+      `init = function() math.randomseed(os.time() + math.random(1000)); i = math.random(#paths) end\n` +
+      `request = function() i = i % #paths + 1; return wrk.format("GET", paths[i]) end\n`,
+  );
+  return file;
+};
+
+const wrk = async (base: string, paths: ReadonlyArray<string>, key: string, duration = seconds) => {
+  const script = await pathsScript(paths);
+  const out = await new Deno.Command("wrk", {
+    args: [
+      "-t2",
+      `-c${connections}`,
+      `-d${duration}s`,
+      "--latency",
+      "-s",
+      script,
+      "-H",
+      `apikey: ${key}`,
+      base,
+    ],
+    stdout: "piped",
+  }).output();
+  await Deno.remove(script);
+  const text = new TextDecoder().decode(out.stdout);
+  const requests = Number(text.match(/(\d+) requests in/)?.[1] ?? 0);
+  const rps = Number(text.match(/Requests\/sec:\s+([\d.]+)/)?.[1] ?? 0);
+  const non2xx = Number(text.match(/Non-2xx or 3xx responses: (\d+)/)?.[1] ?? 0);
+  return {
+    rps,
+    // answered 200 per second: an instance out of rotation makes HAProxy answer 503 fast, which is no throughput
+    okRps: requests === 0 ? 0 : rps * (requests - non2xx) / requests,
+    p50: text.match(/50%\s+([\d.]+\w+)/)?.[1] ?? "?",
+    p99: text.match(/99%\s+([\d.]+\w+)/)?.[1] ?? "?",
+    errors: Number(text.match(/Non-2xx or 3xx responses: (\d+)/)?.[1] ?? 0) +
+      Number(
+        text.match(/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/)?.slice(1)
+          .reduce((a, b) => a + Number(b), 0) ?? 0,
+      ),
+  };
+};
+
+const txHashes = async (url: string) => {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query("select encode(hash, 'hex') as hash from tx order by id limit 5000");
+    return rows.map((r: { hash: string }) => r.hash);
+  } finally {
+    await client.end();
+  }
+};
+
+interface Row {
+  readonly instances: number;
+  readonly endpoint: string;
+  readonly rps: number;
+  readonly okRps: number;
+  readonly p50: string;
+  readonly p99: string;
+  readonly errors: number;
+  /** CPU seconds per group during the run, and the machine's busy share. */
+  readonly cpu: ReadonlyArray<[string, number]>;
+  readonly machineBusy: number;
+}
+
+const rows: Array<Row> = [];
+for (const instances of [1, 2, 3] as const) {
+  console.error(`bench:cluster: starting the cluster with ${instances} instance(s)`);
+  // no rate limit on the PAID key (RATE_LIMIT_PAID=0): the proxy and the instances are measured, not the budget
+  const cluster = await runCluster({ instances, instanceEnv: { RATE_LIMIT_PAID: "0" } });
+  try {
+    const key = await createKey(cluster, "paid", "bench");
+    await new Promise((r) => setTimeout(r, 500));
+    const hashes = await txHashes(cluster.databases.mainnet.at(-1)!); // the primary
+    const cases: Array<[string, ReadonlyArray<string>]> = [
+      [`explorer tx, ${hashes.length} distinct hashes`, hashes.map((h) => `/v2/explorer/mainnet/tx/${h}`)],
+      ["explorer stats (cached)", ["/v2/explorer/mainnet/stats"]],
+    ];
+    for (const [endpoint, paths] of cases) {
+      await wrk(cluster.base, paths, key, 2); // warm-up: connections, plans, caches
+      const before = await cpuNow(cluster);
+      const result = await wrk(cluster.base, paths, key);
+      const after = await cpuNow(cluster);
+      const cpu = after.groups.map(([name, ticks], i): [string, number] => [
+        name,
+        (ticks - before.groups[i]![1]) / ticksPerSecond,
+      ]);
+      const machineBusy = (after.machine.busy - before.machine.busy) /
+        (after.machine.total - before.machine.total);
+      rows.push({ instances, endpoint, ...result, cpu, machineBusy });
+      console.error(
+        `  ${endpoint}: ${result.okRps.toFixed(0)} answered 200 per second (${result.rps} req/s)`,
+      );
+    }
+  } finally {
+    await cluster.stop();
+  }
+}
+
+const load = (await Deno.readTextFile("/proc/loadavg")).split(" ").slice(0, 3).join(" ");
+console.log(
+  `\nwrk -t2 -c${connections} -d${seconds}s through HAProxy, loopback, ${navigator.hardwareConcurrency} cores ` +
+    `(client, proxy, instances, PostgreSQL and Redis share them), load average at the end ${load}\n`,
+);
+console.log(
+  "| instances | endpoint | 2xx/s | req/s | p50 | p99 | errors | CPU s during the run | machine busy |",
+);
+console.log("|---|---|---:|---:|---:|---:|---:|---|---:|");
+for (const r of rows) {
+  const cpu = r.cpu.filter(([, s]) => s >= 0.05).map(([name, s]) => `${name} ${s.toFixed(1)}`).join(", ");
+  console.log(
+    `| ${r.instances} | ${r.endpoint} | ${r.okRps.toFixed(0)} | ${
+      r.rps.toFixed(0)
+    } | ${r.p50} | ${r.p99} | ${r.errors} | ${cpu} | ${(r.machineBusy * 100).toFixed(0)}% |`,
+  );
+}
