@@ -144,8 +144,11 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
         : run(Effect.catchAllCause(result, internalError(requestId, dialect)));
     let url = new URL(request.url);
     url = ogmiosHealthQuirk(url) ?? url;
-    const { key: keyInPath, pathname } = splitKeyPath(url.pathname);
-    const dialect = dialectOf(pathname);
+    const { key: keyInPath, pathname: asked } = splitKeyPath(url.pathname);
+    // a dialect's paths merge repeated slashes as its own hosts do (Blaze asks Blockfrost for `/api/v0//txs/…`)
+    const merged = asked.replace(/\/{2,}/g, "/");
+    const dialect = dialectOf(merged);
+    const pathname = dialect ? merged : asked;
     const matched = match(pathname);
     const candidates = keyInPath === undefined ? matched : matched.filter((c) => c.route.keyInPath);
     if (candidates.length === 0) {

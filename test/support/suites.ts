@@ -8,6 +8,7 @@ export type Suite = "quick" | "slow" | "browser";
 
 const slow: ReadonlyArray<RegExp> = [
   /^test\/devnet\/e2e_/, // real clients against a running devnet, block after block
+  /^test\/blockfrost\/providers\//, // the real transaction builders' providers against a running devnet
   /^test\/resilience\//, // attacks and outages against a running service
   /^test\/binary\/.*_test\.ts$/, // a service started under the single binary's file reads
   /^test\/cluster\//, // the cluster harness: PostgreSQL, Redis, three instances and HAProxy
