@@ -22,6 +22,9 @@ import type { Network } from "@schemas/network.ts";
 import { DatabaseUnavailable } from "@src/domain/errors.ts";
 import { type AddressSummary, addressSummary, addressSummarySince } from "@src/queries/address_summary.ts";
 
+/** Where an address's summary is cached (v2: summaries that carry each token's quantity). */
+export const summaryCacheKey = (network: Network, address: string) => `address:v2:${network}:${address}`;
+
 /** An address as stored by db-sync, with its payment credential (hex; null for Byron and stake addresses). */
 export interface SummarizedAddress {
   readonly text: string;
@@ -110,7 +113,7 @@ export const makeAddressSummariesLive = (heavyOutputs = 20_000): Layer.Layer<
               value === undefined || ageMillis > recomputeAfterMillis ? full : update(value),
           });
         return cache.refresh<AddressSummary | undefined, DatabaseUnavailable, never>(
-          `address:v2:${network}:${address.text}`,
+          summaryCacheKey(network, address.text),
           "2 seconds",
           (previous) =>
             heavy.has(`${network}:${address.text}`)

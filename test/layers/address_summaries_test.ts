@@ -10,6 +10,7 @@ import {
   AddressSummaries,
   type AddressSummariesShape,
   makeAddressSummariesLive,
+  summaryCacheKey,
 } from "@layers/address_summaries.ts";
 import { Cache, makeMemoryCache } from "@layers/cache.ts";
 import { ChainDatabases } from "@layers/chain_db.ts";
@@ -82,7 +83,7 @@ Deno.test({
       // a restart: the recorded address is computed in the background, into the cache, unasked
       const cache = makeMemoryCache();
       const second = await start(cache);
-      const key = `address:mainnet:${decoded.value.text}`;
+      const key = summaryCacheKey("mainnet", decoded.value.text);
       let warmed: unknown;
       for (let i = 0; i < 100 && warmed === undefined; i++) {
         await new Promise((r) => setTimeout(r, 100));
