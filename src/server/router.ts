@@ -146,7 +146,7 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
     url = ogmiosHealthQuirk(url) ?? url;
     const { key: keyInPath, pathname: asked } = splitKeyPath(url.pathname);
     // a dialect's paths merge repeated slashes as its own hosts do (Blaze asks Blockfrost for `/api/v0//txs/…`)
-    const merged = asked.replace(/\/{2,}/g, "/");
+    const merged = asked.includes("//") ? asked.replace(/\/{2,}/g, "/") : asked;
     const dialect = dialectOf(merged);
     const pathname = dialect ? merged : asked;
     const matched = match(pathname);
