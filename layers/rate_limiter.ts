@@ -285,6 +285,12 @@ const submissionLua = (set: string, now: string, limit: string, member: string) 
  */
 const spendScript = `
 local now = tonumber(ARGV[1])
+-- an instance that read its clock before another's later grant is decided at that grant's time: the logs' times
+-- never go back in the order decisions are made, so no second of a log holds more grants than its limit
+for _, key in ipairs({KEYS[1], KEYS[2]}) do
+  local top = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')[2]
+  if top and tonumber(top) > now then now = tonumber(top) end
+end
 local member = ARGV[6]
 local function window(key, span)
   redis.call('ZREMRANGEBYSCORE', key, '-inf', now - span)
@@ -318,7 +324,7 @@ if (rateLimit <= 0 or rate < rateLimit) and (graphqlLimit <= 0 or graphql < grap
     if subs == 0 then subsOldest = now end
   end
 end
-return {rate, rateOldest, graphql, graphqlOldest, daily, subs, subsOldest}`;
+return {rate, rateOldest, graphql, graphqlOldest, daily, subs, subsOldest, now}`;
 
 /** The submission budget alone (`consumeSubmission`): the same steps as the spend script's. */
 const submissionScript = `
@@ -340,7 +346,7 @@ export const makeRedisRateLimiter = (redis: Redis, limits: Limits, prefix = "cds
         Effect.tryPromise({
           try: async () => {
             const day = Math.floor(now / dayMs);
-            const [rate, rateOldest, graphql, graphqlOldest, daily, subs, subsOldest] = (await redis.eval(
+            const [rate, rateOldest, graphql, graphqlOldest, daily, subs, subsOldest, at] = (await redis.eval(
               spendScript,
               4,
               `${prefix}:${subject}:s`,
@@ -353,7 +359,8 @@ export const makeRedisRateLimiter = (redis: Redis, limits: Limits, prefix = "cds
               String(limits.dailyRequests[tier]),
               spend === "submission" ? String(limits.submissionsPerHour[tier]) : "-1",
               `${now}:${instance}:${sequence++}`,
-            )) as [number, number, number, number, number, number, number];
+            )) as [number, number, number, number, number, number, number, number];
+            // `at`: the time the script decided at (never before the logs' newest grant)
             return decide(limits, tier, spend, {
               rate,
               rateOldest,
@@ -361,8 +368,8 @@ export const makeRedisRateLimiter = (redis: Redis, limits: Limits, prefix = "cds
               graphqlOldest,
               daily,
               submissions: subs,
-              submissionResetMs: subsOldest > 0 ? subsOldest + hourMs - now : 0,
-              now,
+              submissionResetMs: subsOldest > 0 ? subsOldest + hourMs - at : 0,
+              now: at,
             });
           },
           catch: redisFailure,
