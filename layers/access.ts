@@ -340,6 +340,12 @@ export const AccessLive: Layer.Layer<Access, never, AccessNeeds> = Layer.scoped(
     const changes = yield* KeyChanges;
     const pollMs = changes.shared ? keyPollMs.behindRedis : keyPollMs.alone;
     yield* Effect.forkScoped(Effect.repeat(poll, Schedule.spaced(pollMs)));
+    // a key's expiry is a change nobody announces: watched keys are checked as often as without Redis (from the
+    // cache, no read unless a change dropped them)
+    if (changes.shared) {
+      const watched = Effect.suspend(() => (watchers.size > 0 ? checkWatched : Effect.void));
+      yield* Effect.forkScoped(Effect.repeat(watched, Schedule.spaced(keyPollMs.alone)));
+    }
 
     // an announced change drops that key (or account's keys, or all); unknown keys may have just been created
     const runtime = yield* Effect.runtime<never>();
