@@ -199,7 +199,12 @@ Deno.test({
 
       await t.step("within the bound but below the reported tip: catching up, not yet in use", async () => {
         await addBlocks(urlB, 3);
-        const catching = await healthWhen(base, "B catching up", (m) => m.members[1].state === "catching up");
+        // the blocks land one by one: wait for the last of them (B is catching up from the first)
+        const catching = await healthWhen(
+          base,
+          "B catching up",
+          (m) => m.members[1].state === "catching up" && m.members[1].blockNo === seededTip + 3,
+        );
         assert.equal(catching.members[1].blockNo, seededTip + 3);
         assert.equal(catching.tip.blockNo, seededTip + 5, "the tip does not go back");
         assert.deepEqual(await statsRound(), Array(6).fill(seededTip + 5));
