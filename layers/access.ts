@@ -2,8 +2,8 @@
  * `Access`: the one gate every protected request passes (spec: Authentication, Errors, Limits). It resolves the
  * key through a cache, without a database read per request: a key change drops the key from every instance's
  * cache at once when announced on Redis (key_changes.ts), and a poll of the key store's change counter clears
- * the whole cache when it moved (every 250 ms without Redis, so a revocation is honoured within a second; every
- * 5 s with Redis, for changes nobody announced), checks status and expiry, spends the key's
+ * the whole cache when it moved (every 250 ms, with Redis too: a change written by a process that announces
+ * nothing is still honoured within a second), checks status and expiry, spends the key's
  * rate budgets (its account's, for the FREE keys of a person's account: src/domain/budget_subject.ts) and counts
  * usage. It also holds a key to its permissions (networks and families: 403 naming what
  * the key lacks), its account's state (disabled: 403) and its account's prepaid credits (401 `Insufficient
@@ -133,7 +133,7 @@ export const rateLimitedCounter = (metrics: MetricsShape) =>
   );
 
 /** How often the key store's change counter is read: alone, or behind announcements on Redis. */
-export const keyPollMs = { alone: 250, behindRedis: 5_000 } as const;
+export const keyPollMs = { alone: 250, behindRedis: 250 } as const;
 
 type AccessNeeds = KeyStore | KeyChanges | RateLimiter | Usage;
 
