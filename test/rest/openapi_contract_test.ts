@@ -15,6 +15,8 @@ import createClient from "openapi-fetch";
 import { createConfig, lintFromString } from "@redocly/openapi-core";
 import type { paths } from "@schemas/openapi.d.ts";
 import { openApiDocument } from "@src/rest/openapi.ts";
+import { blockfrostOpenApiDocument, blockfrostOpenApiPath } from "@src/blockfrost/openapi.ts";
+import { blockfrostBases } from "@schemas/blockfrost/api.ts";
 import { routes } from "@src/server/routes.ts";
 import { generatedTypes } from "../../scripts/openapi_types.ts";
 import { createKey, createTestEnvironment, keysCli } from "../support/environment.ts";
@@ -399,11 +401,35 @@ Deno.test({
       // account and key dashboard's HTML pages: src/dashboard/README.md)
       const dashboardPages =
         /^\/(signup|login|logout|forgot-password|reset-password|confirm-email|dashboard)(\/|$)/;
+      // The Blockfrost dialect's routes are described by its own document, under each of its base URLs.
+      const blockfrostBase = new RegExp(
+        `^(${Object.values(blockfrostBases).map((b) => b.replace(/\//g, "\\/")).join("|")})(\/|$)`,
+      );
+      const operation = (r: { method: string; path: string }) =>
+        `${r.method} ${r.path.replace(/:(\w+)/g, "{$1}")}`;
       const served = routes.filter((r) =>
-        r.path !== "/" && !/^\/(docs|v1\/graphiql|metrics)(\/|$)/.test(r.path) && !dashboardPages.test(r.path)
-      )
-        .map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, "{$1}")}`);
+        r.path !== "/" && !/^\/(docs|v1\/graphiql|metrics)(\/|$)/.test(r.path) &&
+        !dashboardPages.test(r.path) &&
+        !blockfrostBase.test(r.path) && r.path !== blockfrostOpenApiPath
+      ).map(operation);
       assert.deepEqual(served.sort(), documentedOps.sort(), "every route is documented");
+      const blockfrostServed = routes.filter((r) => blockfrostBase.test(r.path)).map(operation);
+      const blockfrostDocumented = Object.values(blockfrostBases).flatMap((base) =>
+        Object.entries(blockfrostOpenApiDocument.paths as Record<string, object>).flatMap((
+          [path, operations],
+        ) =>
+          Object.keys(operations).flatMap((method) =>
+            (path === "/" ? [base, `${base}/`] : [`${base}${path}`]).map((p) =>
+              `${method.toUpperCase()} ${p}`
+            )
+          )
+        )
+      );
+      assert.deepEqual(
+        [...new Set(blockfrostServed)].sort(),
+        blockfrostDocumented.sort(),
+        "every Blockfrost route is in the dialect's document",
+      );
 
       /** A WebSocket handshake by hand, to read what a WebSocket client hides: its status line and headers. */
       const upgrade = async (path: string, apikey: string): Promise<Answer> => {
