@@ -6,12 +6,11 @@
  * parameter and failures all answer in Blockfrost's envelope (failures.ts).
  */
 import type { HttpApiEndpoint } from "@effect/platform";
-import { Effect, Either, type Option, Schema } from "effect";
+import { type Effect, Either } from "effect";
 import type { Spend } from "@layers/rate_limiter.ts";
 import { blockfrostBases } from "@schemas/blockfrost/api.ts";
 import type { Network } from "@schemas/network.ts";
-import { conditionalJson } from "@src/http/conditional_json.ts";
-import { decodeParameters } from "@src/http/decode_parameters.ts";
+import { endpointCodec, type PathOf, type QueryOf, type SuccessOf } from "@src/http/endpoint_codec.ts";
 import type { AppServices, Route, RouteContext } from "@src/http/route.ts";
 import {
   blockfrostError,
@@ -19,11 +18,6 @@ import {
   blockfrostRefusal,
   toBlockfrostResponse,
 } from "./failures.ts";
-
-type E = HttpApiEndpoint.HttpApiEndpoint.Any;
-type PathOf<X extends E> = HttpApiEndpoint.HttpApiEndpoint.PathParsed<X>;
-type QueryOf<X extends E> = HttpApiEndpoint.HttpApiEndpoint.UrlParams<X>;
-type SuccessOf<X extends E> = HttpApiEndpoint.HttpApiEndpoint.Success<X>;
 
 export interface BlockfrostInput<P, Q> {
   readonly path: P;
@@ -57,45 +51,30 @@ export const blockfrostRoute = (
   malformed: (message) => blockfrostError(400, message),
 });
 
-export const serveBlockfrost = <X extends E>(
+export const serveBlockfrost = <X extends HttpApiEndpoint.HttpApiEndpoint.Any>(
   endpoint: X,
   program: (
     input: BlockfrostInput<PathOf<X>, QueryOf<X>>,
   ) => Effect.Effect<SuccessOf<X>, BlockfrostFailure, AppServices>,
   options: BlockfrostOptions<SuccessOf<X>, PathOf<X>, QueryOf<X>> = {},
 ): ReadonlyArray<Route> => {
-  const e = endpoint as unknown as HttpApiEndpoint.HttpApiEndpoint<
-    string,
-    "GET",
-    PathOf<X>,
-    QueryOf<X>,
-    never,
-    never,
-    SuccessOf<X>
-  >;
-  const encode = Schema.encodeSync(e.successSchema as unknown as Schema.Schema<SuccessOf<X>, unknown>);
-  const pathSchema = e.pathSchema as Option.Option<Schema.Schema<PathOf<X>, unknown>>;
-  const querySchema = e.urlParamsSchema as Option.Option<Schema.Schema<QueryOf<X>, unknown>>;
+  const codec = endpointCodec(endpoint);
   const headers = options.headers ?? (() => ({}));
   const networks: ReadonlyArray<Network> = ["mainnet", "preprod"];
   return networks.flatMap((network) =>
-    blockfrostPaths(network, e.path).map((path): Route => ({
-      method: e.method,
+    blockfrostPaths(network, codec.path).map((path): Route => ({
+      method: codec.method,
       path,
       ...blockfrostRoute(network, options.spend ?? "request"),
       prepare: (request) => {
-        const decodedPath = decodeParameters(pathSchema, request.params, "path");
-        if (Either.isLeft(decodedPath)) return Either.left(toBlockfrostResponse(decodedPath.left));
-        const query = decodeParameters(querySchema, request.query, "query");
-        if (Either.isLeft(query)) return Either.left(toBlockfrostResponse(query.left));
+        const decoded = codec.decode(request);
+        if (Either.isLeft(decoded)) return Either.left(toBlockfrostResponse(decoded.left));
         return Either.right({
           network,
           run: (ctx) => {
-            const input = { path: decodedPath.right, query: query.right, network, ctx };
-            return program(input).pipe(
-              Effect.map((value) => conditionalJson(ctx.request, encode(value), headers(value, input))),
-              Effect.catchAll((failure) => Effect.succeed(toBlockfrostResponse(failure))),
-            );
+            const input = { ...decoded.right, network, ctx };
+            return codec.answer(ctx.request, program(input), (value) =>
+              headers(value, input), toBlockfrostResponse);
           },
         });
       },
