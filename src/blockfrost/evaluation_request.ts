@@ -154,13 +154,18 @@ export const transactionFromJson = (text: string): Either.Either<TransactionToEv
       new InvalidParameter({ parameter: "body", reason: "must be a JSON object {cbor, additionalUtxoSet?}" }),
     );
   }
-  const raw = parsed as { additionalUtxoSet?: unknown };
+  // Blaze's Blockfrost provider (@blaze-cardano/query 0.x) spells it `additionalUtxoset`
+  const raw = parsed as { additionalUtxoSet?: unknown; additionalUtxoset?: unknown };
   // the entries are read one by one below, each by its own shape (precise messages)
-  const shell = decodeAt(EvaluateUtxosBody, { ...raw, additionalUtxoSet: undefined }, "body");
+  const shell = decodeAt(
+    EvaluateUtxosBody,
+    { ...raw, additionalUtxoSet: undefined, additionalUtxoset: undefined },
+    "body",
+  );
   if (Either.isLeft(shell)) return Either.left(shell.left);
   const cbor = cborFromText(shell.right.cbor, "cbor");
   if (Either.isLeft(cbor)) return Either.left(cbor.left);
-  const set = raw.additionalUtxoSet;
+  const set = raw.additionalUtxoSet ?? raw.additionalUtxoset;
   if (set === undefined || set === null) return Either.right({ cbor: cbor.right });
   if (!Array.isArray(set)) {
     return Either.left(new InvalidParameter({ parameter: "additionalUtxoSet", reason: "must be an array" }));

@@ -151,3 +151,22 @@ Deno.test("blockfrost evaluation: v6 failures in v5.6's EvaluationFailure", asyn
   });
   assert.equal(evaluationAnswer("5", { not: "budgets" }).status, 503);
 });
+
+Deno.test("blockfrost evaluation: Blaze's spelling `additionalUtxoset` and its v5.6 pairs (coins as a string)", () => {
+  // what @blaze-cardano/query's Blockfrost provider sends: bigints as strings, `assets` a Map (so `{}`), `datum_hash`
+  const tx = read({
+    cbor: "84a0a0f5f6",
+    additionalUtxoset: [[{ txId, index: 3 }, {
+      address,
+      value: { coins: "1500000", assets: {} },
+      datum_hash: "ef".repeat(32),
+    }]],
+  });
+  assert.deepEqual(tx.additionalUtxo, [{
+    transaction: { id: txId },
+    index: 3,
+    address,
+    value: { ada: { lovelace: 1_500_000n } },
+    datumHash: "ef".repeat(32),
+  }]);
+});
