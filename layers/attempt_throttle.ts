@@ -8,10 +8,11 @@
  * memory while Redis does not answer), in memory otherwise. Client addresses count per /64 for IPv6, as the
  * request path's throttle does.
  */
-import { Context, Effect, Layer, Option, Redacted } from "effect";
+import { Context, Effect, Layer } from "effect";
 import type { Redis } from "ioredis";
-import { AppConfig } from "./config.ts";
-import { ServiceDatabase } from "./service_db.ts";
+import type { AppConfig } from "./config.ts";
+import type { ServiceDatabase } from "./service_db.ts";
+import { installationId, sharedRedis } from "./shared_redis.ts";
 
 export type Counter = "login-account" | "login-device" | "login-address" | "signup-address" | "mail-account";
 
@@ -145,28 +146,10 @@ export const AttemptThrottleLive: Layer.Layer<AttemptThrottle, never, AppConfig 
   .scoped(
     AttemptThrottle,
     Effect.gen(function* () {
-      const config = yield* AppConfig;
       const memory = makeMemoryThrottle();
-      if (Option.isNone(config.redisUrl)) return memory;
-      const { sql } = yield* ServiceDatabase;
-      const installation = yield* sql<{ uuid: string }>`select uuid::text as uuid from cds.installation`.pipe(
-        Effect.map((rows) => rows[0]?.uuid ?? "unknown"),
-        Effect.orElseSucceed(() => "unknown"),
-      );
-      const { Redis } = yield* Effect.promise(() => import("ioredis"));
-      const redis = yield* Effect.acquireRelease(
-        Effect.sync(() => {
-          const client = new Redis(Redacted.value(config.redisUrl.pipe(Option.getOrThrow)), {
-            lazyConnect: false,
-            maxRetriesPerRequest: 1,
-            enableOfflineQueue: false,
-            retryStrategy: (times) => Math.min(times * 100, 1_000),
-          });
-          client.on("error", () => {});
-          return client;
-        }),
-        (client) => Effect.promise(() => client.quit().then(() => {}, () => client.disconnect())),
-      );
+      const redis = yield* sharedRedis;
+      if (redis === undefined) return memory;
+      const installation = yield* installationId;
       return makeRedisThrottle(redis, `cds:${installation}:attempts`, memory);
     }),
   );

@@ -7,14 +7,15 @@
  * different instances never sees it go back; without Redis that holds within one instance only. Either way an
  * instance never reports a lower tip than before, except after a rollback (its own view going back).
  */
-import { Context, Deferred, Effect, Layer, Option, Redacted, Schedule } from "effect";
+import { Context, Deferred, Effect, Layer, Option, Schedule } from "effect";
 import type { Network } from "@schemas/network.ts";
 import { type PointRow, tipPointRow } from "@src/queries/chain_blocks.ts";
 import { ChainDatabases } from "./chain_db.ts";
 import { Dependencies } from "./dependencies.ts";
 import { type ClusterTip, makeClusterTip } from "./cluster_tip.ts";
 import { AppConfig } from "./config.ts";
-import { ServiceDatabase } from "./service_db.ts";
+import type { ServiceDatabase } from "./service_db.ts";
+import { installationId, sharedRedis } from "./shared_redis.ts";
 
 export interface ChainTipWatch {
   /** The newest tip known (undefined on an empty chain). */
@@ -62,26 +63,9 @@ const height = (p: PointRow | undefined) => p?.height ?? -1;
 
 /** A Redis client for the shared tip (reconnecting by itself; no queue: a poll while it is down just fails). */
 const clusterTipOf = Effect.gen(function* () {
-  const config = yield* AppConfig;
-  if (Option.isNone(config.redisUrl)) return undefined;
-  const { sql } = yield* ServiceDatabase;
-  const installation = yield* sql<{ uuid: string }>`select uuid::text as uuid from cds.installation`.pipe(
-    Effect.map((rows) => rows[0]?.uuid ?? "unknown"),
-    Effect.orElseSucceed(() => "unknown"),
-  );
-  const { Redis } = yield* Effect.promise(() => import("ioredis"));
-  const redis = yield* Effect.acquireRelease(
-    Effect.sync(() => {
-      const client = new Redis(Redacted.value(config.redisUrl.pipe(Option.getOrThrow)), {
-        maxRetriesPerRequest: 1,
-        enableOfflineQueue: false,
-        retryStrategy: (times) => Math.min(times * 100, 1_000),
-      });
-      client.on("error", () => {});
-      return client;
-    }),
-    (client) => Effect.promise(() => client.quit().then(() => {}, () => client.disconnect())),
-  );
+  const redis = yield* sharedRedis;
+  if (redis === undefined) return undefined;
+  const installation = yield* installationId;
   return makeClusterTip(redis, `cds:${installation}`, crypto.randomUUID());
 });
 

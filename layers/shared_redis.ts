@@ -1,0 +1,39 @@
+/**
+ * What every Redis-backed layer shares: the installation's id (the service database's own, so the instances of one
+ * installation meet under `cds:<id>` and two installations on one Redis never do), and a client that reconnects
+ * by itself and never queues a command while Redis is down (it fails at once, and the caller falls back).
+ */
+import { Effect, Option, Redacted } from "effect";
+import type { Redis } from "ioredis";
+import { AppConfig } from "./config.ts";
+import { ServiceDatabase } from "./service_db.ts";
+
+/** The installation's id, or "unknown" when the service database cannot say. */
+export const installationId: Effect.Effect<string, never, ServiceDatabase> = Effect.flatMap(
+  ServiceDatabase,
+  ({ sql }) =>
+    sql<{ uuid: string }>`select uuid::text as uuid from cds.installation`.pipe(
+      Effect.map((rows) => rows[0]?.uuid ?? "unknown"),
+      Effect.orElseSucceed(() => "unknown"),
+    ),
+);
+
+/** A client of the configured Redis, closed with the scope; none when no `REDIS_URL` is set. */
+export const sharedRedis = Effect.gen(function* () {
+  const config = yield* AppConfig;
+  if (Option.isNone(config.redisUrl)) return undefined;
+  const url = Redacted.value(config.redisUrl.value);
+  const { Redis } = yield* Effect.promise(() => import("ioredis"));
+  return yield* Effect.acquireRelease(
+    Effect.sync((): Redis => {
+      const client = new Redis(url, {
+        maxRetriesPerRequest: 1,
+        enableOfflineQueue: false,
+        retryStrategy: (times) => Math.min(times * 100, 1_000),
+      });
+      client.on("error", () => {});
+      return client;
+    }),
+    (client) => Effect.promise(() => client.quit().then(() => {}, () => client.disconnect())),
+  );
+});
