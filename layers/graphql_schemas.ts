@@ -64,6 +64,9 @@ export const makeGraphqlSchemasLive = (
                   url: Redacted.value(url.value),
                   readOnly: true,
                   statementTimeoutMs: config.graphqlTimeoutMs,
+                  // the epoch view's stand-in (src/graphql/epoch_source.ts) is planned for its fallback's
+                  // full recount and reads a few blocks: JIT would compile for a second every time
+                  noJit: true,
                   maxConnections: graphqlConnections,
                   applicationName: `cardano-data-service/${chain.network}/graphql`,
                 }).pipe(

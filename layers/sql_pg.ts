@@ -21,6 +21,8 @@ export interface PgClientOptions {
   readonly applicationName?: string;
   /** How long to wait for a connection (default 5 s). */
   readonly connectTimeoutMs?: number;
+  /** Sessions without JIT compilation: short statements whose estimates are far above what they read. */
+  readonly noJit?: boolean;
 }
 
 const byteaParser = (text: string): Uint8Array => {
@@ -41,6 +43,7 @@ const sessionOptions = (o: PgClientOptions): string =>
   [
     o.readOnly ? "-c default_transaction_read_only=on" : "",
     o.statementTimeoutMs ? `-c statement_timeout=${o.statementTimeoutMs}` : "",
+    o.noJit ? "-c jit=off" : "",
     "-c TimeZone=UTC",
   ].filter((s) => s !== "").join(" ");
 

@@ -22,7 +22,16 @@ import { QueryRejected } from "./failures.ts";
 import { column, ident, jsonObject, SqlBuilder } from "./sql_text.ts";
 import { aggregateFields } from "./aggregates.ts";
 import { orderTerms } from "./order_by.ts";
-import { asList, collect, type Context, fieldDef, type Fields, rawArgument, subfields } from "./selection.ts";
+import {
+  asList,
+  collect,
+  type Context,
+  fieldDef,
+  type Fields,
+  rawArgument,
+  type RowSources,
+  subfields,
+} from "./selection.ts";
 
 export interface CompiledQuery {
   /** One statement returning one row with one text column `data` (a JSON object), or undefined when no root
@@ -35,6 +44,8 @@ export interface CompiledQuery {
   readonly keys: ReadonlyArray<string>;
   /** The root accesses to chain-sized tables whose filter the planner must judge before the statement runs. */
   readonly probes: ReadonlyArray<PlanProbe>;
+  /** The relations read as lists or aggregates. */
+  readonly read: ReadonlySet<string>;
 }
 
 interface ListArgs {
@@ -143,6 +154,7 @@ const rowSource = (
       ctx.probes.push({ table: table.name, path, sql: probe.sql, params: b.params, withoutFilter: problem });
     }
   }
+  ctx.read?.add(table.name);
   const conditions = [
     ...(join ? [joinSql(join.relationship, join.outer, alias)] : []),
     ...(args.where ? [whereSql(ctx.b, ctx.model, table, alias, args.where, `${path}.args.where`)] : []),
@@ -153,7 +165,7 @@ const rowSource = (
       distinct.length > 0 ? `distinct on (${distinct.map((c) => column(alias, c)).join(", ")}) ` : ""
     }`,
     [...projection(alias), ...terms.map((t, i) => `${t.expr} as s${i}`)].join(", "),
-    ` from ${ident(table.name)} ${alias}`,
+    ` from ${ctx.sources?.get(table.name)?.(ctx.b) ?? ident(table.name)} ${alias}`,
     conditions.length > 0 ? ` where ${conditions.map((c) => `(${c})`).join(" and ")}` : "",
     terms.length > 0 ? ` order by ${terms.map((t) => `${t.expr} ${t.direction}`).join(", ")}` : "",
     limit !== undefined ? ` limit ${ctx.b.param(String(limit))}::int8` : "",
@@ -364,9 +376,21 @@ export const compileQuery = (
   fragments: Readonly<Record<string, FragmentDefinitionNode>>,
   variables: Readonly<Record<string, unknown>>,
   rawVariables: Readonly<Record<string, unknown>>,
+  sources?: RowSources,
 ): CompiledQuery => {
   const probes: Array<PlanProbe> = [];
-  const ctx: Context = { b: new SqlBuilder(), schema, model, fragments, variables, rawVariables, probes };
+  const read = new Set<string>();
+  const ctx: Context = {
+    b: new SqlBuilder(),
+    schema,
+    model,
+    fragments,
+    variables,
+    rawVariables,
+    probes,
+    sources,
+    read,
+  };
   const roots = collect(ctx, operation.selectionSet);
   const keys = [...roots.keys()];
   const introspection = keys.filter((k) => introspective(roots.get(k)![0]!.name.value));
@@ -374,5 +398,5 @@ export const compileQuery = (
     [k, rootSql(ctx, k, roots.get(k)!)] as const
   );
   const sql = pairs.length === 0 ? undefined : `select ${jsonObject(ctx.b, pairs)}::text as data`;
-  return { sql, params: ctx.b.params, introspection, keys, probes };
+  return { sql, params: ctx.b.params, introspection, keys, probes, read };
 };

@@ -36,6 +36,7 @@ import {
   QueryRejected,
 } from "./failures.ts";
 import { refuseUnselective } from "./plan_guard.ts";
+import { advanceEpochSources, epochSources } from "./epoch_progress_cache.ts";
 
 export interface GraphqlRequest {
   readonly query: string;
@@ -150,7 +151,15 @@ const compile = (
 ): Either.Either<CompiledQuery, QueryRejected | QueryInvalid> => {
   try {
     return Either.right(
-      compileQuery(schema.schema, schema.model, operation, fragments, variables, request.variables),
+      compileQuery(
+        schema.schema,
+        schema.model,
+        operation,
+        fragments,
+        variables,
+        request.variables,
+        epochSources(schema.sql),
+      ),
     );
   } catch (e) {
     if (e instanceof QueryRejected) return Either.left(e);
@@ -174,8 +183,9 @@ export const runStatement = (
 ) =>
   Effect.scoped(Effect.gen(function* () {
     const connection = yield* sql.reserve;
+    // without JIT, as the GraphQL pool's sessions (layers/graphql_schemas.ts)
     yield* connection.executeUnprepared(
-      `begin read only; set local statement_timeout = ${Math.round(timeoutMs)}`,
+      `begin read only; set local statement_timeout = ${Math.round(timeoutMs)}; set local jit = off`,
       [],
       undefined,
     );
@@ -193,7 +203,11 @@ export const executeGraphql: (
   function* (schema: GraphqlSchema, request: GraphqlRequest, tier: Tier, network: Network) {
     const prepared = yield* prepare(schema, request, tier);
     const { operation, fragments } = prepared;
-    const compiled = yield* compile(schema, request, prepared);
+    let compiled = yield* compile(schema, request, prepared);
+    // db-sync's epoch view from kept totals (epoch_progress_cache.ts): advanced first when they are old
+    if (compiled.read.has("epoch") && (yield* advanceEpochSources(schema.sql))) {
+      compiled = yield* compile(schema, request, prepared);
+    }
     yield* refuseUnselective(schema.sql, compiled.probes, tier);
     let data: Record<string, unknown> | string = "{}";
     if (compiled.sql !== undefined) {

@@ -32,7 +32,14 @@ export interface Context {
   readonly rawVariables: Readonly<Record<string, unknown>>;
   /** Root accesses for the plan guard (compile.ts); undefined while writing a probe itself. */
   readonly probes: Array<PlanProbe> | undefined;
+  /** Row sources standing in for relations by name (db-sync's `epoch` view: epoch_source.ts). */
+  readonly sources?: RowSources;
+  /** The relations lists and aggregates read (compile.ts), so a caller knows whether a source was needed. */
+  readonly read?: Set<string>;
 }
+
+/** A relation's stand-in: a parenthesised subquery with the relation's columns, values as parameters. */
+export type RowSources = ReadonlyMap<string, (b: SqlBuilder) => string>;
 
 export type Fields = Map<string, Array<FieldNode>>;
 
