@@ -14,6 +14,7 @@ import { makePgSqlClient } from "@layers/sql_pg.ts";
 import { buildSchema } from "@src/graphql/build_schema.ts";
 import { compileQuery } from "@src/graphql/compile.ts";
 import { readSchemaModel } from "@src/queries/schema_model.ts";
+import { latencyMs, reportRows } from "./bench/results.ts";
 
 const databaseUrl = Deno.env.get("BENCH_DATABASE_URL") ?? "postgres://postgres@127.0.0.1:5432/scale_360";
 const seconds = Number(Deno.env.get("BENCH_SECONDS") ?? "8");
@@ -220,6 +221,16 @@ try {
         } | ` +
         `${served.errors} |`,
     );
+    await reportRows("graphql", [{
+      workload: c.name,
+      ours: served.rps,
+      unit: "req/s",
+      reference: baseline.rps,
+      referenceName: "compiled SQL directly",
+      p50Ms: latencyMs(served.p50),
+      p99Ms: latencyMs(served.p99),
+      errors: served.errors,
+    }]);
   }
 } finally {
   service.kill("SIGTERM");

@@ -11,6 +11,7 @@
  * the bottleneck otherwise.
  */
 import pg from "pg";
+import { reportRows } from "./bench/results.ts";
 
 const echoFlag = "--echo-server";
 
@@ -149,6 +150,15 @@ async function main() {
         `| queryNetwork/tip, ${connections} connection${connections > 1 ? "s" : ""} (req/s) | ` +
           `${Math.round(served)} | ${Math.round(echoed)} | ${(served / echoed).toFixed(2)} |`,
       );
+      await reportRows("ogmios", [{
+        workload: `queryNetwork/tip, ${connections} connection${
+          connections > 1 ? "s" : ""
+        }, ${inFlight} in flight each`,
+        ours: served,
+        unit: "req/s",
+        reference: echoed,
+        referenceName: "raw WebSocket echo",
+      }]);
     }
     const demo = await chainSync(preprod, Number.MAX_SAFE_INTEGER);
     const echoOne = await load(echoUrl, 1, tip);
@@ -164,6 +174,15 @@ async function main() {
         `${large.mbPerSecond.toFixed(1)} MB/s) | ${Math.round(large.rate)} | ${Math.round(echoOne)} | ` +
         `${(large.rate / echoOne).toFixed(2)} |`,
     );
+    const database = new URL(databaseUrl).pathname.slice(1);
+    await reportRows("ogmios", [
+      { workload: `chain sync, whole demo chain (${demo.blocks} blocks)`, ours: demo.rate, unit: "blocks/s" },
+      {
+        workload: `chain sync, first ${large.blocks} blocks of the database ${database}`,
+        ours: large.rate,
+        unit: "blocks/s",
+      },
+    ]);
   } finally {
     service.kill("SIGTERM");
     echo.kill("SIGTERM");
