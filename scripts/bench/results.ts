@@ -36,10 +36,11 @@ export const reportRows = async (bench: string, rows: ReadonlyArray<ResultRow>):
   await Deno.writeTextFile(file, lines.join(""), { append: true });
 };
 
-/** wrk's latency notation ("830.00us", "4.20ms", "1.77s", "2.00m") in milliseconds; undefined if unreadable. */
+/** wrk's latency notation ("830.00us", "4.20ms", "1.77s", "2.00m") in milliseconds; undefined if unreadable,
+ * and for "0.00us", which wrk prints when no request finished within its timeout (no latency was recorded). */
 export const latencyMs = (text: string): number | undefined => {
   const m = text.match(/^([\d.]+)(us|ms|s|m)$/);
-  if (!m) return undefined;
+  if (!m || Number(m[1]) === 0) return undefined;
   const scale = { us: 0.001, ms: 1, s: 1000, m: 60_000 }[m[2] as "us" | "ms" | "s" | "m"];
   return Number(m[1]) * scale;
 };
