@@ -96,17 +96,18 @@ const rows = (await Deno.readTextFile(resultsFile)).split("\n").filter(Boolean)
   .map((line) => JSON.parse(line) as ResultLine);
 await Deno.remove(resultsFile);
 
-const minutes = (Date.now() - started.getTime()) / 60_000;
-const settings = ["BENCH_SECONDS", "BENCH_CONNECTIONS", "REDIS_URL"]
-  .map((name) => `${name}=${Deno.env.get(name) || "(unset)"}`).join(", ");
+const minutes = ((Date.now() - started.getTime()) / 60_000).toFixed(1);
+const when = started.toISOString().slice(0, 16).replace("T", " ");
+// the benches' settings that were not left at their defaults (URLs left out: they may hold passwords)
+const changed = Object.entries(Deno.env.toObject())
+  .filter(([name]) => /^(BENCH|SOAK|CAPACITY|WARM|RECOVERY)_/.test(name) && !/_URL$/.test(name))
+  .sort().map(([name, value]) => `${name}=${value}`);
+const settings = [...changed, Deno.env.get("REDIS_URL") ? "with REDIS_URL" : "no REDIS_URL"].join(", ");
+const loadAfter = await loadAverage();
 const heading = [
-  `Measured at commit ${commit}${dirty ? "+dirty" : ""} on ${
-    started.toISOString().slice(0, 16).replace("T", " ")
-  } ` +
-  `UTC, ${
-    minutes.toFixed(1)
-  } min; ${navigator.hardwareConcurrency} cores, load average ${loadBefore} before, ` +
-  `${await loadAverage()} after; ${settings}; database ${database}.`,
+  `Measured at commit ${commit}${dirty ? "+dirty" : ""} on ${when} UTC in ${minutes} min; ` +
+  `${navigator.hardwareConcurrency} cores, load average ${loadBefore} before, ${loadAfter} after; ` +
+  `${settings} (the rest at their defaults); database ${database}.`,
   "Ratio = ours / reference, both measured in the same run.",
 ].join("\n");
 const table = `${heading}\n\n${renderTable(rows, missing)}\n`;
