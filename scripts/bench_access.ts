@@ -9,6 +9,7 @@ import { Effect } from "effect";
 import { join } from "node:path";
 import { seedDemoChainPglite } from "@src/demo_chain/seed.ts";
 import { openPglite } from "@layers/sql_pglite.ts";
+import { latencyMs, reportRows } from "./bench/results.ts";
 
 const duration = Deno.env.get("BENCH_SECONDS") ?? "8";
 const connections = Deno.env.get("BENCH_CONNECTIONS") ?? "32";
@@ -111,6 +112,18 @@ try {
       `| ${name} | ${Math.round(r.rps)} | ${r.p99} | ${(r.rps / raw.rps).toFixed(2)} | ${r.non2xx} |`,
     );
   }
+  await reportRows(
+    "access",
+    results.filter(([, r]) => r !== raw).map(([workload, r]) => ({
+      workload,
+      ours: r.rps,
+      unit: "req/s",
+      reference: raw.rps,
+      referenceName: "raw Deno.serve",
+      p99Ms: latencyMs(r.p99),
+      errors: r.non2xx,
+    })),
+  );
 } finally {
   for (const c of children) {
     try {

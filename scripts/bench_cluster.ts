@@ -8,6 +8,7 @@
  */
 import pg from "pg";
 import { createKey, runCluster, type RunningCluster } from "./cluster/harness.ts";
+import { latencyMs, reportRows } from "./bench/results.ts";
 
 const seconds = Number(Deno.env.get("BENCH_SECONDS") ?? "8");
 const connections = Number(Deno.env.get("BENCH_CONNECTIONS") ?? "32");
@@ -191,3 +192,19 @@ for (const r of rows) {
     } | ${r.p50} | ${r.p99} | ${r.errors} | ${cpu} | ${(r.machineBusy * 100).toFixed(0)}% |`,
   );
 }
+// each row next to the same endpoint at one instance: how the answers per second scale with instances
+await reportRows(
+  "cluster",
+  rows.map((r) => {
+    const single = rows.find((o) => o.instances === 1 && o.endpoint === r.endpoint);
+    return {
+      workload: `${r.endpoint}, ${r.instances} instance${r.instances > 1 ? "s" : ""} behind HAProxy`,
+      ours: r.okRps,
+      unit: "2xx/s",
+      ...(r.instances > 1 && single ? { reference: single.okRps, referenceName: "1 instance" } : {}),
+      p50Ms: latencyMs(r.p50),
+      p99Ms: latencyMs(r.p99),
+      errors: r.errors,
+    };
+  }),
+);

@@ -19,6 +19,7 @@ import { type LedgerParams, readLedgerParams } from "@src/devnet/rules/ledger_vi
 import { deriveWallets, loadOrCreateSeed } from "@src/devnet/wallets/wallets.ts";
 import { txConfirmation } from "@src/queries/tx_status.ts";
 import { unspentOutputs } from "@src/queries/utxo.ts";
+import { reportRows } from "./bench/results.ts";
 
 const submissions = Number(Deno.env.get("BENCH_SUBMISSIONS") ?? "800");
 const plutusSpends = Number(Deno.env.get("BENCH_PLUTUS") ?? "200");
@@ -343,6 +344,31 @@ try {
     `  submission to found (block every ${blockMs} ms, polled every 50 ms): median ${f(waits[5]!)}, ` +
       `min ${f(waits[0]!)}, max ${f(waits[9]!)}`,
   );
+  await reportRows("devnet", [
+    {
+      workload: `payments submitted (phase 1), ${chain.backend}`,
+      ours: txs.length / (submitMs / 1000),
+      unit: "tx/s",
+      // the share of a submission that is its bare lookups and checks
+      reference: txs.length / ((lookupMs + rawMs) / 1000),
+      referenceName: "its UTxO lookup + decode + ed25519 alone",
+    },
+    {
+      workload: `Plutus spends evaluated, ${chain.backend}`,
+      ours: plutusSpends / (evaluateMs / 1000),
+      unit: "tx/s",
+    },
+    {
+      workload: `Plutus spends submitted (phase 2), ${chain.backend}`,
+      ours: plutusSpends / (plutusMs / 1000),
+      unit: "tx/s",
+    },
+    {
+      workload: `submission to found, median, blocks every ${blockMs} ms, ${chain.backend}`,
+      ours: waits[5]!,
+      unit: "ms",
+    },
+  ]);
 } finally {
   await chain.cleanup();
   await Deno.remove(dataDir, { recursive: true });

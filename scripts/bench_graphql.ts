@@ -17,6 +17,7 @@ import { epochSource } from "@src/graphql/epoch_source.ts";
 import type { SqlBuilder } from "@src/graphql/sql_text.ts";
 import { advanceEpochProgress, epochIsFinalizedView, noEpochProgress } from "@src/queries/epoch_progress.ts";
 import { readSchemaModel } from "@src/queries/schema_model.ts";
+import { latencyMs, reportRows } from "./bench/results.ts";
 
 const databaseUrl = Deno.env.get("BENCH_DATABASE_URL") ?? "postgres://postgres@127.0.0.1:5432/scale_360";
 const seconds = Number(Deno.env.get("BENCH_SECONDS") ?? "8");
@@ -238,6 +239,16 @@ try {
         } | ` +
         `${served.errors} |`,
     );
+    await reportRows("graphql", [{
+      workload: c.name,
+      ours: served.rps,
+      unit: "req/s",
+      reference: baseline.rps,
+      referenceName: "compiled SQL directly",
+      p50Ms: latencyMs(served.p50),
+      p99Ms: latencyMs(served.p99),
+      errors: served.errors,
+    }]);
   }
 } finally {
   service.kill("SIGTERM");

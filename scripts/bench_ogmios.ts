@@ -7,10 +7,12 @@
  *     flight, as the official client does), and the first BENCH_CHAIN_BLOCKS blocks of the large database.
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/scale_360 npm run bench:ogmios
  * The service serves mainnet from BENCH_DATABASE_URL and preprod from a demo chain seeded into a scratch database
- * for the run. Rate limits are off (RATE_LIMIT_PAID=0): messages count both ways, and a FREE key's 100/s would be
- * the bottleneck otherwise.
+ * for the run. Without BENCH_DATABASE_URL it runs embedded on a fresh DATA_DIR (both networks demo chains in
+ * PGlite) and the large database's chain sync is left out. Rate limits are off (RATE_LIMIT_PAID=0): messages
+ * count both ways, and a FREE key's 100/s would be the bottleneck otherwise.
  */
 import pg from "pg";
+import { reportRows } from "./bench/results.ts";
 
 const echoFlag = "--echo-server";
 
@@ -27,7 +29,8 @@ if (Deno.args[0] === echoFlag) {
 }
 
 async function main() {
-  const databaseUrl = Deno.env.get("BENCH_DATABASE_URL") ?? "postgres://postgres@127.0.0.1:5432/scale_360";
+  const databaseUrl = Deno.env.get("BENCH_DATABASE_URL") || undefined;
+  const databaseName = databaseUrl ? new URL(databaseUrl).pathname.slice(1) : "none (embedded demo chains)";
   const seconds = Number(Deno.env.get("BENCH_SECONDS") ?? "5");
   const inFlight = Number(Deno.env.get("BENCH_IN_FLIGHT") ?? "8");
   const chainBlocks = Number(Deno.env.get("BENCH_CHAIN_BLOCKS") ?? "20000");
@@ -83,25 +86,17 @@ async function main() {
     return { blocks, rate: blocks / elapsed, mbPerSecond: bytes / elapsed / 1e6 };
   };
 
-  const admin = new pg.Client({ connectionString: new URL("/postgres", databaseUrl).toString() });
-  await admin.connect();
-  const stamp = Date.now();
-  const serviceDb = `bench_ogmios_service_${stamp}`;
-  const demoDb = `bench_ogmios_demo_${stamp}`;
-  await admin.query(`create database ${serviceDb}`);
-  await admin.query(`create database ${demoDb}`);
-  const urlOf = (name: string) => new URL(`/${name}`, databaseUrl).toString();
+  const scratch = databaseUrl ? await scratchDatabases(databaseUrl) : undefined;
   const dataDir = await Deno.makeTempDir();
   const env = {
     DATA_DIR: dataDir,
     PORT: String(servicePort),
-    MAINNET_DATABASE_URL: databaseUrl,
-    PREPROD_DATABASE_URL: urlOf(demoDb),
-    SERVICE_DATABASE_URL: urlOf(serviceDb),
     RATE_LIMIT_PAID: "0",
     REDIS_URL: "",
     LOG_LEVEL: "warning",
     NO_COLOR: "1",
+    DEVNET_BLOCK_SECONDS: "0", // embedded: no devnet blocks competing with the measured requests
+    ...scratch?.env,
   };
   const deno = (args: Array<string>) =>
     new Deno.Command(Deno.execPath(), {
@@ -110,9 +105,6 @@ async function main() {
       stdout: "piped",
       stderr: "piped",
     });
-  const seeded = await deno(["scripts/seed.ts", "--network", "preprod", "--database-url", urlOf(demoDb)])
-    .output();
-  if (!seeded.success) throw new Error(new TextDecoder().decode(seeded.stderr));
   const created = await deno(["scripts/keys.ts", "create", "--tier", "paid", "--name", "bench", "--init"])
     .output();
   const key = new TextDecoder().decode(created.stdout).trim().split("\n").pop()!;
@@ -136,7 +128,7 @@ async function main() {
     const tip = Deno.env.get("BENCH_FRAME") ??
       '{"jsonrpc":"2.0","method":"queryNetwork/tip","id":{"requestId":"bench"}}';
     console.log(
-      `database ${new URL(databaseUrl).pathname.slice(1)}; ${inFlight} requests in flight per connection; ` +
+      `database ${databaseName}; ${inFlight} requests in flight per connection; ` +
         `${seconds} s each\n`,
     );
     console.log("| workload | service | raw echo | ratio |");
@@ -149,6 +141,15 @@ async function main() {
         `| queryNetwork/tip, ${connections} connection${connections > 1 ? "s" : ""} (req/s) | ` +
           `${Math.round(served)} | ${Math.round(echoed)} | ${(served / echoed).toFixed(2)} |`,
       );
+      await reportRows("ogmios", [{
+        workload: `queryNetwork/tip, ${connections} connection${
+          connections > 1 ? "s" : ""
+        }, ${inFlight} in flight each`,
+        ours: served,
+        unit: "req/s",
+        reference: echoed,
+        referenceName: "raw WebSocket echo",
+      }]);
     }
     const demo = await chainSync(preprod, Number.MAX_SAFE_INTEGER);
     const echoOne = await load(echoUrl, 1, tip);
@@ -158,21 +159,60 @@ async function main() {
       } MB/s) | ` +
         `${Math.round(demo.rate)} | ${Math.round(echoOne)} | ${(demo.rate / echoOne).toFixed(2)} |`,
     );
+    await reportRows("ogmios", [
+      { workload: `chain sync, whole demo chain (${demo.blocks} blocks)`, ours: demo.rate, unit: "blocks/s" },
+    ]);
+    if (!databaseUrl) return;
     const large = await chainSync(mainnet, chainBlocks - 1);
     console.log(
-      `| chain sync, first ${large.blocks} blocks of ${new URL(databaseUrl).pathname.slice(1)} (blocks/s; ` +
+      `| chain sync, first ${large.blocks} blocks of ${databaseName} (blocks/s; ` +
         `${large.mbPerSecond.toFixed(1)} MB/s) | ${Math.round(large.rate)} | ${Math.round(echoOne)} | ` +
         `${(large.rate / echoOne).toFixed(2)} |`,
     );
+    await reportRows("ogmios", [{
+      workload: `chain sync, first ${large.blocks} blocks of the database ${databaseName}`,
+      ours: large.rate,
+      unit: "blocks/s",
+    }]);
   } finally {
     service.kill("SIGTERM");
     echo.kill("SIGTERM");
     await Promise.all([service.status, echo.status]);
-    await admin.query(`drop database if exists ${serviceDb} with (force)`);
-    await admin.query(`drop database if exists ${demoDb} with (force)`);
-    await admin.end();
+    await scratch?.drop();
     await Deno.remove(dataDir, { recursive: true });
   }
+}
+
+/** The service's own database and a seeded preprod demo chain on the server of `databaseUrl`, which serves
+ * mainnet; dropped after the run. */
+async function scratchDatabases(databaseUrl: string) {
+  const admin = new pg.Client({ connectionString: new URL("/postgres", databaseUrl).toString() });
+  await admin.connect();
+  const stamp = Date.now();
+  const serviceDb = `bench_ogmios_service_${stamp}`;
+  const demoDb = `bench_ogmios_demo_${stamp}`;
+  await admin.query(`create database ${serviceDb}`);
+  await admin.query(`create database ${demoDb}`);
+  const urlOf = (name: string) => new URL(`/${name}`, databaseUrl).toString();
+  const seeded = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "scripts/seed.ts", "--network", "preprod", "--database-url", urlOf(demoDb)],
+    env: { NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!seeded.success) throw new Error(new TextDecoder().decode(seeded.stderr));
+  return {
+    env: {
+      MAINNET_DATABASE_URL: databaseUrl,
+      PREPROD_DATABASE_URL: urlOf(demoDb),
+      SERVICE_DATABASE_URL: urlOf(serviceDb),
+    },
+    drop: async () => {
+      await admin.query(`drop database if exists ${serviceDb} with (force)`);
+      await admin.query(`drop database if exists ${demoDb} with (force)`);
+      await admin.end();
+    },
+  };
 }
 
 /** A port nothing listens on now (other services may run on this machine). */

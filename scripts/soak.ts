@@ -15,6 +15,7 @@
  */
 import { hostileRequests } from "./hostile_requests.ts";
 import { rssMb, type Target, targetService } from "./target_service.ts";
+import { reportRows } from "./bench/results.ts";
 
 const env = (name: string, fallback: number) => Number(Deno.env.get(name) ?? fallback);
 const capacitySeconds = env("CAPACITY_SECONDS", 20);
@@ -444,6 +445,25 @@ try {
       `soak's last minute (median) ${within(lastMinute)} ${ok(lastMinute) ? "PASS" : "FAIL"}`,
       `after recovery ${within(recovered)} ${ok(recovered) ? "PASS" : "FAIL"}`,
     ].join("; "),
+  ]);
+  await reportRows("soak", [
+    {
+      workload: `soak at half capacity, ${soakSeconds} s, mixed workload`,
+      ours: tally.count / soakTook,
+      unit: "req/s",
+      reference: capacity,
+      referenceName: "capacity, closed loop",
+      p50Ms: percentile(sorted, 0.5),
+      p99Ms: percentile(sorted, 0.99),
+      errors: failing.reduce((n, [, k]) => n + k.failed, 0),
+    },
+    {
+      workload: "RSS over the soak's last minute (median)",
+      ours: lastMinute,
+      unit: "MB",
+      reference: warm,
+      referenceName: "warm",
+    },
   ]);
 } finally {
   console.log("\n| measure | value |\n| --- | --- |");
