@@ -54,7 +54,16 @@ const wrk = async (base: string, path: string | ReadonlyArray<string>, key: stri
   const script = typeof path === "string" ? [] : ["-s", await pathsScript(path)];
   const url = typeof path === "string" ? `${base}${path}` : base;
   const out = await new Deno.Command("wrk", {
-    args: ["-t2", `-c${connections}`, `-d${seconds}s`, "--latency", ...script, "-H", `apikey: ${key}`, url],
+    args: [
+      `-t${Math.min(2, connections)}`,
+      `-c${connections}`,
+      `-d${seconds}s`,
+      "--latency",
+      ...script,
+      "-H",
+      `apikey: ${key}`,
+      url,
+    ],
     stdout: "piped",
   }).output();
   const text = new TextDecoder().decode(out.stdout);
