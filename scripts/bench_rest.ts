@@ -3,6 +3,7 @@
  * service (wrk, 32 connections, loopback), next to the same query functions run directly against the database
  * with the same concurrency, measured in the same run. Ratio = service / direct.
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/scale_360 npm run bench:rest   (needs wrk)
+ * BENCH_FILTER='explorer tx|txs/' runs only the endpoints whose name matches it (a regular expression, any case).
  * The database must hold a chain (npm run seed -- --scale 360 gives ~9 M tx_out rows).
  */
 import * as Reactivity from "@effect/experimental/Reactivity";
@@ -27,6 +28,7 @@ import { latencyMs, reportRows } from "./bench/results.ts";
 const databaseUrl = Deno.env.get("BENCH_DATABASE_URL") ?? "postgres://postgres@127.0.0.1:5432/scale_360";
 const seconds = Number(Deno.env.get("BENCH_SECONDS") ?? "8");
 const connections = Number(Deno.env.get("BENCH_CONNECTIONS") ?? "32");
+const filter = new RegExp(Deno.env.get("BENCH_FILTER") ?? "", "i");
 
 interface Case {
   readonly name: string;
@@ -53,7 +55,16 @@ const wrk = async (base: string, path: string | ReadonlyArray<string>, key: stri
   const script = typeof path === "string" ? [] : ["-s", await pathsScript(path)];
   const url = typeof path === "string" ? `${base}${path}` : base;
   const out = await new Deno.Command("wrk", {
-    args: ["-t2", `-c${connections}`, `-d${seconds}s`, "--latency", ...script, "-H", `apikey: ${key}`, url],
+    args: [
+      `-t${Math.min(2, connections)}`,
+      `-c${connections}`,
+      `-d${seconds}s`,
+      "--latency",
+      ...script,
+      "-H",
+      `apikey: ${key}`,
+      url,
+    ],
     stdout: "piped",
   }).output();
   const text = new TextDecoder().decode(out.stdout);
@@ -351,7 +362,7 @@ try {
   );
   console.log("| endpoint | service req/s | p50 | p99 | direct query/s | ratio | errors |");
   console.log("|---|---|---|---|---|---|---|");
-  for (const c of cases) {
+  for (const c of cases.filter((c) => filter.test(c.name))) {
     const base = "http://127.0.0.1:3311";
     // the first request of a key pays its one-time costs (an exchange address's full summary: seconds), as in
     // production once ever; wait for it, then warm up under load

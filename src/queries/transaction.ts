@@ -1,18 +1,19 @@
 /**
- * One transaction in full for the explorer (`/v2/explorer/{network}/tx/{hash}`; shared/notes/dbsync.md §6): the
- * header by `unique_tx` and the block's primary key, then one statement per child kind for the whole
- * transaction (inputs, outputs, collateral, certificates, withdrawals, mints, metadata), each an index lookup by
- * the transaction's id, never one statement per row:
+ * One transaction in full for the explorer (`/v2/explorer/{network}/tx/{hash}`; shared/notes/dbsync.md §6), in ONE
+ * statement that builds the lists in the database: the header by `unique_tx` and the block's primary key, and per
+ * child kind (inputs, outputs, collateral, certificates, withdrawals, mints, metadata) a correlated json_agg over
+ * an index lookup by the transaction's id, never one lookup per row (one round trip instead of about ten; the
+ * embedded database runs one statement at a time):
  *   inputs       tx_in by tx_in_id (idx_tx_in_tx_in_id) -> tx_out by (tx_id, index) (unique_txout) [enable], or
  *                tx_out by consumed_by_tx_id (idx_tx_out_consumed_by_tx_id) [consumed/prune/bootstrap]
  *   outputs      tx_out by tx_id (idx_tx_out_tx_id/unique_txout); datum, script by primary key; spent by:
  *                tx_in by (tx_out_id, tx_out_index) (idx_cds_tx_in_tx_out_id_tx_out_index) [enable], or
  *                tx_out.consumed_by_tx_id -> tx primary key [other modes]
- *   tokens       ma_tx_out by tx_out_id (idx_ma_tx_out_tx_out_id), inside the input/output statements
+ *   tokens       ma_tx_out by tx_out_id (idx_ma_tx_out_tx_out_id), inside the input/output lists
  *   collateral   collateral_tx_in by tx_in_id (idx_cds_collateral_tx_in_tx_in_id) -> unique_txout
  *   certificates stake_registration, stake_deregistration, delegation (idx_*_tx_id), delegation_vote,
  *                drep_registration (idx_cds_*_tx_id), pool_update (idx_pool_update_registered_tx_id),
- *                pool_retire (idx_pool_retire_announced_tx_id): one UNION ALL statement
+ *                pool_retire (idx_pool_retire_announced_tx_id): one UNION ALL
  *   withdrawals  idx_withdrawal_tx_id; mints idx_ma_tx_mint_tx_id; metadata idx_tx_metadata_tx_id
  *
  * Decisions:
@@ -26,7 +27,7 @@
  *   `transactionDetailByHash` (a UTxO-level view: Blockfrost's /txs/{hash}/utxos) reads them too
  *   (idx_cds_reference_tx_in_tx_in_id), with a valid transaction's collateral return (collateral_tx_out,
  *   idx_cds_collateral_tx_out_tx_id), its redeemers (idx_cds_redeemer_tx_id) and MIR certificates (reserve and
- *   treasury, idx_*_tx_id), in the same round of statements as the rest.
+ *   treasury, idx_*_tx_id), in the same statement as the rest.
  * - Certificates, ordered by cert_index, in the spec's nine types. A Conway combined certificate writes several
  *   rows with the same (tx_id, cert_index): delegation + delegation_vote is ONE `stake_vote_delegation`; a
  *   registration combined with a delegation is reported as `stake_registration` followed by the delegation part
@@ -62,6 +63,7 @@
 import { hex } from "@scure/base";
 import type { SqlClient } from "@effect/sql/SqlClient";
 import type { SqlError } from "@effect/sql/SqlError";
+import type { Fragment } from "@effect/sql/Statement";
 import { Effect } from "effect";
 import type * as Explorer from "@schemas/explorer.ts";
 import type { SpentTracking } from "@src/dbsync/detect.ts";
@@ -151,72 +153,67 @@ const tokensOfO = (sql: SqlClient) =>
                  'quantity', mo.quantity::text, 'fingerprint', m.fingerprint) order by mo.id)
        from ma_tx_out mo join multi_asset m on m.id = mo.ident where mo.tx_out_id = o.id)`;
 
-const header = (sql: SqlClient, hash: string) =>
-  sql<HeaderRow>`
-    select t.id::text as id, encode(t.hash, 'hex') as hash, b.block_no as "blockNo",
-           encode(b.hash, 'hex') as "blockHash", b.epoch_no as "epochNo", b.time as "blockTime",
-           b.slot_no::text as "slotNo", t.fee::text as fee, t.out_sum::text as "totalOutput",
-           t.deposit::text as deposit, t.treasury_donation::text as "treasuryDonation", t.size,
-           t.valid_contract as "validContract", t.script_size as "scriptSize",
-           t.invalid_before::text as "invalidBefore", t.invalid_hereafter::text as "invalidHereafter",
-           t.block_index as "blockIndex"
-    from tx t join block b on b.id = t.block_id
-    where t.hash = decode(${hash}, 'hex')`;
+/** The header's columns, of transaction `x` in block `xb`. */
+const headerColumns = (sql: SqlClient) =>
+  sql`x.id::text as id, encode(x.hash, 'hex') as hash, xb.block_no as "blockNo",
+      encode(xb.hash, 'hex') as "blockHash", xb.epoch_no as "epochNo", xb.time as "blockTime",
+      xb.slot_no::text as "slotNo", x.fee::text as fee, x.out_sum::text as "totalOutput",
+      x.deposit::text as deposit, x.treasury_donation::text as "treasuryDonation", x.size,
+      x.valid_contract as "validContract", x.script_size as "scriptSize",
+      x.invalid_before::text as "invalidBefore", x.invalid_hereafter::text as "invalidHereafter",
+      x.block_index as "blockIndex"`;
 
-/** The columns of a spent, collateral or reference input: the output `o` it resolves to, of transaction `st`. */
-const inputColumns = (sql: SqlClient) =>
-  sql`encode(st.hash, 'hex') as "txHash", o.index as "outputIndex", o.address, o.value::text as value,
-      encode(o.data_hash, 'hex') as "datumHash",
-      (select encode(d.bytes, 'hex') from datum d where d.id = o.inline_datum_id) as "inlineDatum",
-      (select encode(s.hash, 'hex') from script s where s.id = o.reference_script_id) as "referenceScriptHash",
-      ${tokensOfO(sql)} as tokens`;
+/** A JSON array of `object` over the rows of `from` in `order`; `[]` when there are none. */
+const jsonList = (sql: SqlClient, object: Fragment, from: Fragment, order: Fragment) =>
+  sql`(select coalesce(json_agg(${object} order by ${order}), '[]'::json) ${from})`;
+
+/** A spent, collateral or reference input (InputRow): the output `o` it resolves to, of transaction `st`. */
+const inputObject = (sql: SqlClient) =>
+  sql`json_build_object('txHash', encode(st.hash, 'hex'), 'outputIndex', o.index, 'address', o.address,
+        'value', o.value::text, 'datumHash', encode(o.data_hash, 'hex'),
+        'inlineDatum', (select encode(d.bytes, 'hex') from datum d where d.id = o.inline_datum_id),
+        'referenceScriptHash', (select encode(s.hash, 'hex') from script s where s.id = o.reference_script_id),
+        'tokens', ${tokensOfO(sql)})`;
 
 /**
- * What the transaction consumed, resolved to the outputs: its inputs, or for a phase-2 failure its collateral.
- * Ordered as the ledger orders a transaction's inputs (by output reference: transaction hash, then index).
+ * What the transaction `x` consumed, resolved to the outputs: its inputs, or for a phase-2 failure its
+ * collateral. Ordered as the ledger orders a transaction's inputs (by output reference: transaction hash, then
+ * index).
  */
-const consumed = (sql: SqlClient, txId: string, spent: SpentTracking) =>
-  spent === "enable"
-    ? sql<InputRow>`
-        select ${inputColumns(sql)}
-        from tx_in i
-        join tx_out o on o.tx_id = i.tx_out_id and o.index = i.tx_out_index
-        join tx st on st.id = o.tx_id
-        where i.tx_in_id = ${txId}
-        order by st.hash, o.index`
-    : sql<InputRow>`
-        select ${inputColumns(sql)}
-        from tx_out o join tx st on st.id = o.tx_id
-        where o.consumed_by_tx_id = ${txId}
-        order by st.hash, o.index`;
+const consumed = (sql: SqlClient, spent: SpentTracking) =>
+  jsonList(
+    sql,
+    inputObject(sql),
+    spent === "enable"
+      ? sql`from tx_in i
+            join tx_out o on o.tx_id = i.tx_out_id and o.index = i.tx_out_index
+            join tx st on st.id = o.tx_id
+            where i.tx_in_id = x.id`
+      : sql`from tx_out o join tx st on st.id = o.tx_id where o.consumed_by_tx_id = x.id`,
+    sql`st.hash, o.index`,
+  );
 
 /**
  * Collateral inputs of a valid transaction (only stored with db-sync's plutus option on, the default), or its
  * reference inputs (idx_cds_reference_tx_in_tx_in_id): both resolved through unique_txout.
  */
-const referencedInputs = (sql: SqlClient, txId: string, table: "collateral" | "reference") => {
-  const rows = table === "collateral"
-    ? sql`select tx_out_id, tx_out_index from collateral_tx_in where tx_in_id = ${txId}`
-    : sql`select tx_out_id, tx_out_index from reference_tx_in where tx_in_id = ${txId}`;
-  return sql<InputRow>`
-    select ${inputColumns(sql)}
-    from (${rows}) c
-    join tx_out o on o.tx_id = c.tx_out_id and o.index = c.tx_out_index
-    join tx st on st.id = o.tx_id
-    order by st.hash, o.index`;
-};
+const referencedInputs = (sql: SqlClient, table: "collateral" | "reference") =>
+  jsonList(
+    sql,
+    inputObject(sql),
+    sql`from ${table === "collateral" ? sql`collateral_tx_in` : sql`reference_tx_in`} c
+        join tx_out o on o.tx_id = c.tx_out_id and o.index = c.tx_out_index
+        join tx st on st.id = o.tx_id
+        where c.tx_in_id = x.id and ${table === "collateral" ? sql`x.valid_contract` : sql`true`}`,
+    sql`st.hash, o.index`,
+  );
 
 /**
- * The transaction's outputs; datum, script and spender probed per output by primary key (lateral, no join plan).
- * `collateral_tx_out` (idx_cds_collateral_tx_out_tx_id): a valid transaction's collateral return, which exists
- * only on paper (never spent, no ma_tx_out rows: db-sync keeps its tokens as text only).
+ * The transaction's outputs (OutputRow); datum, script and spender probed per output by primary key (lateral, no
+ * join plan). `collateral_tx_out` (idx_cds_collateral_tx_out_tx_id): a valid transaction's collateral return,
+ * which exists only on paper (never spent, no ma_tx_out rows: db-sync keeps its tokens as text only).
  */
-const outputs = (
-  sql: SqlClient,
-  txId: string,
-  spent: SpentTracking,
-  table: "tx_out" | "collateral_tx_out",
-) => {
+const outputs = (sql: SqlClient, spent: SpentTracking, table: "tx_out" | "collateral_tx_out") => {
   const spentBy = table === "collateral_tx_out"
     ? sql`left join lateral (select null::bytea as hash) sp on true`
     : spent === "enable"
@@ -225,64 +222,66 @@ const outputs = (
     : sql`left join tx sp on sp.id = o.consumed_by_tx_id`;
   const from = table === "tx_out" ? sql`tx_out o` : sql`collateral_tx_out o`;
   const tokens = table === "tx_out" ? tokensOfO(sql) : sql`null::json`;
-  return sql<OutputRow>`
-    select o.index, o.address, o.value::text as value, encode(o.data_hash, 'hex') as "datumHash",
-           encode(d.bytes, 'hex') as "inlineDatum", encode(s.bytes, 'hex') as "scriptBytes",
-           s.json as "scriptJson", encode(s.hash, 'hex') as "referenceScriptHash",
-           encode(sp.hash, 'hex') as "spentByTxHash", ${tokens} as tokens
-    from ${from}
-    left join lateral (select d.bytes from datum d where d.id = o.inline_datum_id limit 1) d on true
-    left join lateral (select s.bytes, s.json, s.hash from script s where s.id = o.reference_script_id limit 1) s
-      on true
-    ${spentBy}
-    where o.tx_id = ${txId}
-    order by o.index`;
+  return jsonList(
+    sql,
+    sql`json_build_object('index', o.index, 'address', o.address, 'value', o.value::text,
+          'datumHash', encode(o.data_hash, 'hex'), 'inlineDatum', encode(d.bytes, 'hex'),
+          'scriptBytes', encode(s.bytes, 'hex'), 'scriptJson', s.json, 'referenceScriptHash', encode(s.hash, 'hex'),
+          'spentByTxHash', encode(sp.hash, 'hex'), 'tokens', ${tokens})`,
+    sql`from ${from}
+        left join lateral (select d.bytes from datum d where d.id = o.inline_datum_id limit 1) d on true
+        left join lateral (select s.bytes, s.json, s.hash from script s where s.id = o.reference_script_id limit 1) s
+          on true
+        ${spentBy}
+        where o.tx_id = x.id ${table === "collateral_tx_out" ? sql`and x.valid_contract` : sql``}`,
+    sql`o.index`,
+  );
 };
 
 /** The newest off-chain ticker of pool `p` (unique_off_chain_pool_data leads with pool_id). */
 const tickerOfP = (sql: SqlClient) =>
   sql`(select o.ticker_name from off_chain_pool_data o where o.pool_id = p.id order by o.id desc limit 1)`;
 
-const certificateRows = (sql: SqlClient, txId: string) =>
-  sql<CertRow>`
-    select c.* from (
+/** The certificates' rows (CertRow), of every kind, in cert_index order. */
+const certificateRows = (sql: SqlClient) =>
+  sql`
+    (select coalesce(json_agg(c order by c."certIndex"), '[]'::json) from (
       select 'stake_registration' as kind, r.cert_index as "certIndex", a.view as "stakeAddress",
              null::text as "poolId", null::text as "poolTicker", r.epoch_no::int as epoch, null::text as deposit
-      from stake_registration r join stake_address a on a.id = r.addr_id where r.tx_id = ${txId}
+      from stake_registration r join stake_address a on a.id = r.addr_id where r.tx_id = x.id
       union all
       select 'stake_deregistration', r.cert_index, a.view, null, null, r.epoch_no::int, null
-      from stake_deregistration r join stake_address a on a.id = r.addr_id where r.tx_id = ${txId}
+      from stake_deregistration r join stake_address a on a.id = r.addr_id where r.tx_id = x.id
       union all
       select 'delegation', r.cert_index, a.view, p.view, ${tickerOfP(sql)},
              r.active_epoch_no::int, null
       from delegation r join stake_address a on a.id = r.addr_id join pool_hash p on p.id = r.pool_hash_id
-      where r.tx_id = ${txId}
+      where r.tx_id = x.id
       union all
       select 'vote_delegation', r.cert_index, a.view, null, null, null, null
-      from delegation_vote r join stake_address a on a.id = r.addr_id where r.tx_id = ${txId}
+      from delegation_vote r join stake_address a on a.id = r.addr_id where r.tx_id = x.id
       union all
       select 'pool_registration', r.cert_index, null, p.view, ${tickerOfP(sql)},
              r.active_epoch_no::int, null
-      from pool_update r join pool_hash p on p.id = r.hash_id where r.registered_tx_id = ${txId}
+      from pool_update r join pool_hash p on p.id = r.hash_id where r.registered_tx_id = x.id
       union all
       select 'pool_retirement', r.cert_index, null, p.view, ${tickerOfP(sql)},
              r.retiring_epoch::int, null
-      from pool_retire r join pool_hash p on p.id = r.hash_id where r.announced_tx_id = ${txId}
+      from pool_retire r join pool_hash p on p.id = r.hash_id where r.announced_tx_id = x.id
       union all
       select 'drep', r.cert_index, null, null, null, null, r.deposit::text
-      from drep_registration r where r.tx_id = ${txId}
-    ) c
-    order by c."certIndex"`;
+      from drep_registration r where r.tx_id = x.id
+    ) c)`;
 
 /** The deposits the transaction's certificates and proposals paid (see the module comment), in lovelace. */
-const depositsPaid = (sql: SqlClient, txId: string) =>
-  sql<{ paid: string }>`
-    select (coalesce((select sum(coalesce(r.deposit, (select p.key_deposit from epoch_param p
+const depositsPaid = (sql: SqlClient) =>
+  sql`
+    (coalesce((select sum(coalesce(r.deposit, (select p.key_deposit from epoch_param p
                                                       where p.epoch_no = r.epoch_no)))
-                      from stake_registration r where r.tx_id = ${txId}), 0)
-          + coalesce((select sum(u.deposit) from pool_update u where u.registered_tx_id = ${txId}), 0)
-          + coalesce((select sum(d.deposit) from drep_registration d where d.tx_id = ${txId} and d.deposit > 0), 0)
-          + coalesce((select sum(g.deposit) from gov_action_proposal g where g.tx_id = ${txId}), 0))::text as paid`;
+                      from stake_registration r where r.tx_id = x.id), 0)
+          + coalesce((select sum(u.deposit) from pool_update u where u.registered_tx_id = x.id), 0)
+          + coalesce((select sum(d.deposit) from drep_registration d where d.tx_id = x.id and d.deposit > 0), 0)
+          + coalesce((select sum(g.deposit) from gov_action_proposal g where g.tx_id = x.id), 0))::text`;
 
 /** deposit (paid) and depositRefund (returned) from the paid sum and the net: deposit - depositRefund = net. */
 export const splitDeposit = (paid: bigint, net: bigint): { deposit: string; depositRefund: string } => {
@@ -290,22 +289,30 @@ export const splitDeposit = (paid: bigint, net: bigint): { deposit: string; depo
   return { deposit: deposit.toString(), depositRefund: (deposit - net).toString() };
 };
 
-const withdrawals = (sql: SqlClient, txId: string) =>
-  sql<Withdrawal>`
-    select a.view as "stakeAddress", w.amount::text as amount
-    from withdrawal w join stake_address a on a.id = w.addr_id
-    where w.tx_id = ${txId} order by w.id`;
+const withdrawals = (sql: SqlClient) =>
+  jsonList(
+    sql,
+    sql`json_build_object('stakeAddress', a.view, 'amount', w.amount::text)`,
+    sql`from withdrawal w join stake_address a on a.id = w.addr_id where w.tx_id = x.id`,
+    sql`w.id`,
+  );
 
-const mints = (sql: SqlClient, txId: string) =>
-  sql<{ policyId: string; assetNameHex: string; quantity: string }>`
-    select encode(m.policy, 'hex') as "policyId", encode(m.name, 'hex') as "assetNameHex",
-           t.quantity::text as quantity
-    from ma_tx_mint t join multi_asset m on m.id = t.ident
-    where t.tx_id = ${txId} order by t.id`;
+const mints = (sql: SqlClient) =>
+  jsonList(
+    sql,
+    sql`json_build_object('policyId', encode(m.policy, 'hex'), 'assetNameHex', encode(m.name, 'hex'),
+          'quantity', t.quantity::text)`,
+    sql`from ma_tx_mint t join multi_asset m on m.id = t.ident where t.tx_id = x.id`,
+    sql`t.id`,
+  );
 
-const metadata = (sql: SqlClient, txId: string) =>
-  sql<{ key: string; json: unknown }>`
-    select key::text as key, json from tx_metadata where tx_id = ${txId} order by id`;
+const metadata = (sql: SqlClient) =>
+  jsonList(
+    sql,
+    sql`json_build_object('key', m.key::text, 'json', m.json)`,
+    sql`from tx_metadata m where m.tx_id = x.id`,
+    sql`m.id`,
+  );
 
 const toToken = (t: TokenJson): Token => ({
   policyId: t.policyId,
@@ -452,25 +459,30 @@ export interface MetadataCbor {
   readonly cbor: string;
 }
 
-const metadataCbor = (sql: SqlClient, txId: string) =>
-  sql<MetadataCbor>`
-    select key::text as key, encode(bytes, 'hex') as cbor from tx_metadata where tx_id = ${txId} order by id`;
+const metadataCbor = (sql: SqlClient) =>
+  jsonList(
+    sql,
+    sql`json_build_object('key', m.key::text, 'cbor', encode(m.bytes, 'hex'))`,
+    sql`from tx_metadata m where m.tx_id = x.id`,
+    sql`m.id`,
+  );
 
-const redeemers = (sql: SqlClient, txId: string) =>
-  sql<Redeemer>`
-    select r.index, r.purpose::text as purpose, encode(r.script_hash, 'hex') as "scriptHash",
-           encode(d.hash, 'hex') as "redeemerDataHash", r.unit_mem::text as "unitMem",
-           r.unit_steps::text as "unitSteps", r.fee::text as fee
-    from redeemer r join redeemer_data d on d.id = r.redeemer_data_id
-    where r.tx_id = ${txId} order by r.index, r.id`;
+const redeemers = (sql: SqlClient) =>
+  jsonList(
+    sql,
+    sql`json_build_object('index', r.index, 'purpose', r.purpose::text, 'scriptHash', encode(r.script_hash, 'hex'),
+          'redeemerDataHash', encode(d.hash, 'hex'), 'unitMem', r.unit_mem::text,
+          'unitSteps', r.unit_steps::text, 'fee', r.fee::text)`,
+    sql`from redeemer r join redeemer_data d on d.id = r.redeemer_data_id where r.tx_id = x.id`,
+    sql`r.index, r.id`,
+  );
 
 /** MIR certificates: one reserve or treasury row per stake address they pay, one cert_index per certificate. */
-const mirCertificates = (sql: SqlClient, txId: string) =>
-  sql<{ count: number }>`
-    select count(distinct m.cert_index)::int as count from (
-      select cert_index from reserve where tx_id = ${txId}
-      union all
-      select cert_index from treasury where tx_id = ${txId}) m`;
+const mirCertificates = (sql: SqlClient) =>
+  sql`(select count(distinct m.cert_index)::int from (
+         select cert_index from reserve where tx_id = x.id
+         union all
+         select cert_index from treasury where tx_id = x.id) m)`;
 
 const detailedInput = (r: InputRow, collateral: boolean, reference: boolean): DetailedInput => ({
   ...toInput(r),
@@ -512,44 +524,65 @@ export const transactionDetailByHash = (
         ...(valid ? detail!.collateralOutputRows.map((r) => detailedOutput(r, true)) : []),
       ],
       redeemers: detail!.redeemerRows,
-      mirCertificates: detail!.mir[0]?.count ?? 0,
+      mirCertificates: detail!.mir,
       metadataCbor: detail!.metadataCborRows,
     };
   });
 
-const noRows = <A>() => Effect.succeed<ReadonlyArray<A>>([]);
+/** The one row of a read: the header's columns, each list as a JSON array, the detail's when asked for. */
+interface ReadRow extends HeaderRow {
+  readonly spentRows: ReadonlyArray<InputRow>;
+  readonly outputRows: ReadonlyArray<OutputRow>;
+  readonly collateralRows: ReadonlyArray<InputRow>;
+  readonly certRows: ReadonlyArray<CertRow>;
+  readonly withdrawalRows: ReadonlyArray<Withdrawal>;
+  readonly mintRows: ReadonlyArray<{ policyId: string; assetNameHex: string; quantity: string }>;
+  readonly metadataRows: ReadonlyArray<{ key: string; json: unknown }>;
+  readonly paid: string;
+  readonly referenceRows?: ReadonlyArray<InputRow>;
+  readonly collateralOutputRows?: ReadonlyArray<OutputRow>;
+  readonly redeemerRows?: ReadonlyArray<Redeemer>;
+  readonly mir?: number;
+  readonly metadataCborRows?: ReadonlyArray<MetadataCbor>;
+}
 
-/** One read of a transaction: the explorer's statements, and with `detail` the detail's too, all at once. */
+/**
+ * One statement for the whole transaction, built in the database: the header by unique_tx, every list a
+ * correlated json_agg over its index lookup by the transaction's id (one round trip instead of about ten; the
+ * embedded database runs one statement at a time). A failed transaction's collateral is what it consumed (its
+ * tx_in rows), so its collateral lists are empty here.
+ */
+const readStatement = (sql: SqlClient, hash: string, spentTracking: SpentTracking, detail: boolean) =>
+  sql<ReadRow>`
+    select ${headerColumns(sql)},
+           ${consumed(sql, spentTracking)} as "spentRows",
+           ${outputs(sql, spentTracking, "tx_out")} as "outputRows",
+           ${referencedInputs(sql, "collateral")} as "collateralRows",
+           ${certificateRows(sql)} as "certRows",
+           ${withdrawals(sql)} as "withdrawalRows",
+           ${mints(sql)} as "mintRows",
+           ${metadata(sql)} as "metadataRows",
+           ${depositsPaid(sql)} as paid
+           ${
+    detail
+      ? sql`, ${referencedInputs(sql, "reference")} as "referenceRows",
+              ${outputs(sql, spentTracking, "collateral_tx_out")} as "collateralOutputRows",
+              ${redeemers(sql)} as "redeemerRows",
+              ${mirCertificates(sql)} as mir,
+              ${metadataCbor(sql)} as "metadataCborRows"`
+      : sql``
+  }
+    from tx x join block xb on xb.id = x.block_id
+    where x.hash = decode(${hash}, 'hex')`;
+
+/** One read of a transaction: the explorer's lists, and with `detail` the detail's too, in one statement. */
 const readTransaction = (sql: SqlClient, hash: string, spentTracking: SpentTracking, detail: boolean) =>
   Effect.gen(function* () {
     if (!hashPattern.test(hash)) return undefined;
-    const [h] = yield* header(sql, hash.toLowerCase());
+    const [h] = yield* readStatement(sql, hash.toLowerCase(), spentTracking, detail);
     if (!h) return undefined;
-    const [
-      [spentRows, outputRows, collateralRows, certRows, withdrawalRows, mintRows, metadataRows, [paid]],
-      [referenceRows, collateralOutputRows, redeemerRows, mir, metadataCborRows],
-    ] = yield* Effect.all([
-      Effect.all([
-        consumed(sql, h.id, spentTracking),
-        outputs(sql, h.id, spentTracking, "tx_out"),
-        // a failed transaction's collateral is what it consumed (its tx_in rows): no second lookup
-        h.validContract ? referencedInputs(sql, h.id, "collateral") : noRows<InputRow>(),
-        certificateRows(sql, h.id),
-        withdrawals(sql, h.id),
-        mints(sql, h.id),
-        metadata(sql, h.id),
-        depositsPaid(sql, h.id),
-      ], { concurrency: "unbounded" }),
-      Effect.all([
-        detail ? referencedInputs(sql, h.id, "reference") : noRows<InputRow>(),
-        detail && h.validContract
-          ? outputs(sql, h.id, spentTracking, "collateral_tx_out")
-          : noRows<OutputRow>(),
-        detail ? redeemers(sql, h.id) : noRows<Redeemer>(),
-        detail ? mirCertificates(sql, h.id) : noRows<{ count: number }>(),
-        detail ? metadataCbor(sql, h.id) : noRows<MetadataCbor>(),
-      ], { concurrency: "unbounded" }),
-    ], { concurrency: "unbounded" });
+    const { spentRows, outputRows, collateralRows, certRows, withdrawalRows, mintRows, metadataRows, paid } =
+      h;
     const inputs = h.validContract ? spentRows.map(toInput) : [];
     const collateral = h.validContract ? collateralRows.map(toInput) : spentRows.map(toInput);
     const genesis = h.blockNo === null;
@@ -563,7 +596,7 @@ const readTransaction = (sql: SqlClient, hash: string, spentTracking: SpentTrack
       fee: h.fee,
       totalOutput: h.totalOutput,
       ...splitDeposit(
-        BigInt(paid?.paid ?? "0"),
+        BigInt(paid ?? "0"),
         BigInt(h.deposit ?? depositFromBalance(h, spentRows, withdrawalRows, spentTracking)),
       ),
       size: h.size,
@@ -591,7 +624,13 @@ const readTransaction = (sql: SqlClient, hash: string, spentTracking: SpentTrack
       collateralRows,
       outputRows,
       detail: detail
-        ? { referenceRows, collateralOutputRows, redeemerRows, mir, metadataCborRows }
+        ? {
+          referenceRows: h.referenceRows ?? [],
+          collateralOutputRows: h.collateralOutputRows ?? [],
+          redeemerRows: h.redeemerRows ?? [],
+          mir: h.mir ?? 0,
+          metadataCborRows: h.metadataCborRows ?? [],
+        }
         : undefined,
     };
   });
