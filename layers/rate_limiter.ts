@@ -69,6 +69,8 @@ export interface RateLimiterShape {
     tier: Tier,
   ) => Effect.Effect<LimitDecision, RateLimiterUnavailable>;
   readonly use: (subject: string) => Effect.Effect<BudgetUse, RateLimiterUnavailable>;
+  /** The same, synchronously at a given time, for limiters that need no I/O (`/v1/key` without a fiber). */
+  readonly useNow?: (subject: string, now: number) => BudgetUse;
 }
 
 export class RateLimiter extends Context.Tag("RateLimiter")<RateLimiter, RateLimiterShape>() {}
@@ -247,17 +249,18 @@ export const makeMemoryRateLimiter = (limits: Limits, history?: MemoryLimiterHis
     if (decision.allowed) recent.push(now);
     return decision;
   };
+  const useNow = (subject: string, now: number): BudgetUse => ({
+    requestsToday: todayOf(subject, now),
+    submissionsLastHour: lastHour(subject, now).length,
+  });
   return {
     consume: (subject, tier, spend) =>
       Effect.map(Clock.currentTimeMillis, (now) => consumeNow(subject, tier, spend, now)),
     consumeNow,
     consumeSubmission: (subject, tier) =>
       Effect.map(Clock.currentTimeMillis, (now) => consumeSubmissionNow(subject, tier, now)),
-    use: (subject) =>
-      Effect.map(Clock.currentTimeMillis, (now) => ({
-        requestsToday: todayOf(subject, now),
-        submissionsLastHour: lastHour(subject, now).length,
-      })),
+    use: (subject) => Effect.map(Clock.currentTimeMillis, (now) => useNow(subject, now)),
+    useNow,
   };
 };
 
