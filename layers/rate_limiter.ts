@@ -343,26 +343,32 @@ export const makeRedisRateLimiter = (redis: Redis, limits: Limits, prefix = "cds
   // a grant's member in the sorted sets: unique across instances (several grants may share a millisecond)
   const instance = crypto.randomUUID();
   let sequence = 0;
+  // sent by SHA (EVALSHA, the script body only when Redis does not hold it yet), not whole on every request
+  redis.defineCommand("cdsSpend", { numberOfKeys: 4, lua: spendScript });
+  redis.defineCommand("cdsSubmission", { numberOfKeys: 1, lua: submissionScript });
+  const scripts = redis as unknown as Record<
+    "cdsSpend" | "cdsSubmission",
+    (...args: Array<string>) => Promise<unknown>
+  >;
   return {
     consume: (subject, tier, spend) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
         Effect.tryPromise({
           try: async () => {
             const day = Math.floor(now / dayMs);
-            const [rate, rateOldest, graphql, graphqlOldest, daily, subs, subsOldest, at] = (await redis.eval(
-              spendScript,
-              4,
-              `${prefix}:${subject}:s`,
-              `${prefix}:${subject}:g`,
-              `${prefix}:${subject}:d:${day}`,
-              `${prefix}:${subject}:sub`,
-              String(now),
-              String(limits.ratePerSecond[tier]),
-              spend === "graphql" ? String(limits.graphqlPerSecond[tier]) : "-1",
-              String(limits.dailyRequests[tier]),
-              spend === "submission" ? String(limits.submissionsPerHour[tier]) : "-1",
-              `${now}:${instance}:${sequence++}`,
-            )) as [number, number, number, number, number, number, number, number];
+            const [rate, rateOldest, graphql, graphqlOldest, daily, subs, subsOldest, at] =
+              (await scripts.cdsSpend(
+                `${prefix}:${subject}:s`,
+                `${prefix}:${subject}:g`,
+                `${prefix}:${subject}:d:${day}`,
+                `${prefix}:${subject}:sub`,
+                String(now),
+                String(limits.ratePerSecond[tier]),
+                spend === "graphql" ? String(limits.graphqlPerSecond[tier]) : "-1",
+                String(limits.dailyRequests[tier]),
+                spend === "submission" ? String(limits.submissionsPerHour[tier]) : "-1",
+                `${now}:${instance}:${sequence++}`,
+              )) as [number, number, number, number, number, number, number, number];
             // `at`: the time the script decided at (never before the logs' newest grant)
             return decide(limits, tier, spend, {
               rate,
@@ -381,9 +387,7 @@ export const makeRedisRateLimiter = (redis: Redis, limits: Limits, prefix = "cds
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
         Effect.tryPromise({
           try: async () => {
-            const [subs, oldest] = (await redis.eval(
-              submissionScript,
-              1,
+            const [subs, oldest] = (await scripts.cdsSubmission(
               `${prefix}:${subject}:sub`,
               String(now),
               String(limits.submissionsPerHour[tier]),
@@ -397,10 +401,14 @@ export const makeRedisRateLimiter = (redis: Redis, limits: Limits, prefix = "cds
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
         Effect.tryPromise({
           try: async () => {
-            const [daily, subs] = await Promise.all([
-              redis.get(`${prefix}:${subject}:d:${Math.floor(now / dayMs)}`),
-              redis.zcount(`${prefix}:${subject}:sub`, `(${now - hourMs}`, "+inf"),
-            ]);
+            // one round trip for both
+            const replies = await redis.pipeline()
+              .get(`${prefix}:${subject}:d:${Math.floor(now / dayMs)}`)
+              .zcount(`${prefix}:${subject}:sub`, `(${now - hourMs}`, "+inf")
+              .exec();
+            const failed = replies?.find(([error]) => error !== null);
+            if (!replies || failed) throw failed?.[0] ?? new Error("no reply");
+            const [daily, subs] = replies.map(([, value]) => value) as [string | null, number];
             return { requestsToday: Number(daily ?? 0), submissionsLastHour: subs };
           },
           catch: redisFailure,
@@ -549,6 +557,8 @@ export const RateLimiterRedis = (
               enableOfflineQueue: false,
               // reconnect soon after an outage so the shared budgets come back quickly
               retryStrategy: (times) => Math.min(times * 100, 1_000),
+              // the spends of concurrent requests go out in one write (each write is costly in Deno's sockets)
+              enableAutoPipelining: true,
             });
             client.on("error", () => {});
             try {
