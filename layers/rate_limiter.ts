@@ -401,14 +401,10 @@ export const makeRedisRateLimiter = (redis: Redis, limits: Limits, prefix = "cds
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
         Effect.tryPromise({
           try: async () => {
-            // one round trip for both
-            const replies = await redis.pipeline()
-              .get(`${prefix}:${subject}:d:${Math.floor(now / dayMs)}`)
-              .zcount(`${prefix}:${subject}:sub`, `(${now - hourMs}`, "+inf")
-              .exec();
-            const failed = replies?.find(([error]) => error !== null);
-            if (!replies || failed) throw failed?.[0] ?? new Error("no reply");
-            const [daily, subs] = replies.map(([, value]) => value) as [string | null, number];
+            const [daily, subs] = await Promise.all([
+              redis.get(`${prefix}:${subject}:d:${Math.floor(now / dayMs)}`),
+              redis.zcount(`${prefix}:${subject}:sub`, `(${now - hourMs}`, "+inf"),
+            ]);
             return { requestsToday: Number(daily ?? 0), submissionsLastHour: subs };
           },
           catch: redisFailure,
@@ -557,8 +553,6 @@ export const RateLimiterRedis = (
               enableOfflineQueue: false,
               // reconnect soon after an outage so the shared budgets come back quickly
               retryStrategy: (times) => Math.min(times * 100, 1_000),
-              // the spends of concurrent requests go out in one write (each write is costly in Deno's sockets)
-              enableAutoPipelining: true,
             });
             client.on("error", () => {});
             try {
