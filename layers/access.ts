@@ -80,6 +80,8 @@ export interface AccessShape {
    * undefined when the limiter cannot say.
    */
   readonly budgetUse: (key: KeyRecord) => Effect.Effect<BudgetUse | undefined>;
+  /** The same without I/O, when the limiter is in memory; absent otherwise (take `budgetUse`). */
+  readonly budgetUseNow?: (key: KeyRecord, now: number) => BudgetUse;
   /** Spends one unit of a key's rate without refusing anything: messages the service sends on a WebSocket. */
   readonly charge: (key: KeyRecord) => Effect.Effect<void>;
   /**
@@ -302,6 +304,9 @@ export const AccessLive: Layer.Layer<Access, never, AccessNeeds> = Layer.scoped(
     const budgetUse: AccessShape["budgetUse"] = (key) =>
       limiter.use(key.budget).pipe(Effect.option, Effect.map(Option.getOrUndefined));
 
+    const useNow = limiter.useNow;
+    const budgetUseNow: AccessShape["budgetUseNow"] = useNow && ((key, now) => useNow(key.budget, now));
+
     const charge: AccessShape["charge"] = (key) =>
       limiter.consumeNow
         ? Effect.map(
@@ -374,6 +379,15 @@ export const AccessLive: Layer.Layer<Access, never, AccessNeeds> = Layer.scoped(
     const isCached: AccessShape["isCached"] = (secret, now) =>
       !secret || !looksLikeApiKey(secret) || cached(secret, now) !== undefined;
 
-    return { authorize, authorizeNow, isCached, spendSubmission, budgetUse, charge, watch };
+    return {
+      authorize,
+      authorizeNow,
+      isCached,
+      spendSubmission,
+      budgetUse,
+      ...(budgetUseNow ? { budgetUseNow } : {}),
+      charge,
+      watch,
+    };
   }),
 );

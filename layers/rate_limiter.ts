@@ -69,6 +69,8 @@ export interface RateLimiterShape {
     tier: Tier,
   ) => Effect.Effect<LimitDecision, RateLimiterUnavailable>;
   readonly use: (subject: string) => Effect.Effect<BudgetUse, RateLimiterUnavailable>;
+  /** The same, synchronously at a given time, for limiters that need no I/O (`/v1/key` without a fiber). */
+  readonly useNow?: (subject: string, now: number) => BudgetUse;
 }
 
 export class RateLimiter extends Context.Tag("RateLimiter")<RateLimiter, RateLimiterShape>() {}
@@ -247,17 +249,18 @@ export const makeMemoryRateLimiter = (limits: Limits, history?: MemoryLimiterHis
     if (decision.allowed) recent.push(now);
     return decision;
   };
+  const useNow = (subject: string, now: number): BudgetUse => ({
+    requestsToday: todayOf(subject, now),
+    submissionsLastHour: lastHour(subject, now).length,
+  });
   return {
     consume: (subject, tier, spend) =>
       Effect.map(Clock.currentTimeMillis, (now) => consumeNow(subject, tier, spend, now)),
     consumeNow,
     consumeSubmission: (subject, tier) =>
       Effect.map(Clock.currentTimeMillis, (now) => consumeSubmissionNow(subject, tier, now)),
-    use: (subject) =>
-      Effect.map(Clock.currentTimeMillis, (now) => ({
-        requestsToday: todayOf(subject, now),
-        submissionsLastHour: lastHour(subject, now).length,
-      })),
+    use: (subject) => Effect.map(Clock.currentTimeMillis, (now) => useNow(subject, now)),
+    useNow,
   };
 };
 
@@ -340,26 +343,32 @@ export const makeRedisRateLimiter = (redis: Redis, limits: Limits, prefix = "cds
   // a grant's member in the sorted sets: unique across instances (several grants may share a millisecond)
   const instance = crypto.randomUUID();
   let sequence = 0;
+  // sent by SHA (EVALSHA, the script body only when Redis does not hold it yet), not whole on every request
+  redis.defineCommand("cdsSpend", { numberOfKeys: 4, lua: spendScript });
+  redis.defineCommand("cdsSubmission", { numberOfKeys: 1, lua: submissionScript });
+  const scripts = redis as unknown as Record<
+    "cdsSpend" | "cdsSubmission",
+    (...args: Array<string>) => Promise<unknown>
+  >;
   return {
     consume: (subject, tier, spend) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
         Effect.tryPromise({
           try: async () => {
             const day = Math.floor(now / dayMs);
-            const [rate, rateOldest, graphql, graphqlOldest, daily, subs, subsOldest, at] = (await redis.eval(
-              spendScript,
-              4,
-              `${prefix}:${subject}:s`,
-              `${prefix}:${subject}:g`,
-              `${prefix}:${subject}:d:${day}`,
-              `${prefix}:${subject}:sub`,
-              String(now),
-              String(limits.ratePerSecond[tier]),
-              spend === "graphql" ? String(limits.graphqlPerSecond[tier]) : "-1",
-              String(limits.dailyRequests[tier]),
-              spend === "submission" ? String(limits.submissionsPerHour[tier]) : "-1",
-              `${now}:${instance}:${sequence++}`,
-            )) as [number, number, number, number, number, number, number, number];
+            const [rate, rateOldest, graphql, graphqlOldest, daily, subs, subsOldest, at] =
+              (await scripts.cdsSpend(
+                `${prefix}:${subject}:s`,
+                `${prefix}:${subject}:g`,
+                `${prefix}:${subject}:d:${day}`,
+                `${prefix}:${subject}:sub`,
+                String(now),
+                String(limits.ratePerSecond[tier]),
+                spend === "graphql" ? String(limits.graphqlPerSecond[tier]) : "-1",
+                String(limits.dailyRequests[tier]),
+                spend === "submission" ? String(limits.submissionsPerHour[tier]) : "-1",
+                `${now}:${instance}:${sequence++}`,
+              )) as [number, number, number, number, number, number, number, number];
             // `at`: the time the script decided at (never before the logs' newest grant)
             return decide(limits, tier, spend, {
               rate,
@@ -378,9 +387,7 @@ export const makeRedisRateLimiter = (redis: Redis, limits: Limits, prefix = "cds
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
         Effect.tryPromise({
           try: async () => {
-            const [subs, oldest] = (await redis.eval(
-              submissionScript,
-              1,
+            const [subs, oldest] = (await scripts.cdsSubmission(
               `${prefix}:${subject}:sub`,
               String(now),
               String(limits.submissionsPerHour[tier]),

@@ -7,6 +7,8 @@
  * way, and kept (at the stream's level, not brotli 11: 660 kB instead of 570 kB for GraphiQL, never a 12 s stall).
  */
 
+import { knownBody } from "./known_body.ts";
+
 export type Encoding = "br" | "gzip";
 
 /** Smaller answers gain little and cost a round of framing. */
@@ -59,6 +61,7 @@ export const compressedStream = (bytes: Bytes, encoding: Encoding): ReadableStre
   }).pipeThrough<Bytes>(new CompressionStream(formats[encoding]));
 };
 
+const encoder = new TextEncoder();
 const assetKeys = new WeakMap<Response, string>();
 const compressedAssets = new Map<string, Promise<Bytes>>();
 
@@ -88,14 +91,22 @@ export const negotiateEncoding = async (request: Request, response: Response): P
   }
   addVary(headers, "Accept-Encoding");
   const encoding = negotiate(request.headers.get("accept-encoding"));
-  if (!encoding || request.method === "HEAD" || headers.has("content-encoding") || response.body === null) {
-    return response;
-  }
+  if (!encoding || request.method === "HEAD" || headers.has("content-encoding")) return response;
   const key = assetKeys.get(response);
+  // a body known as text is not touched (reading `response.body` turns it into a stream, which Deno then sends
+  // as a stream instead of in one piece)
+  const text = key === undefined ? knownBody(response) : undefined;
+  if (text === undefined && response.body === null) return response;
   const cached = key === undefined ? undefined : compressedAssets.get(`${encoding} ${key}`);
   let body: Bytes | ReadableStream<Bytes>;
-  if (cached) {
-    await response.body.cancel();
+  if (text !== undefined) {
+    // a UTF-8 character takes at most 3 bytes: most small answers are known small without encoding them
+    if (text.length * 3 < minimumBytes) return response;
+    const bytes = encoder.encode(text);
+    if (bytes.length < minimumBytes) return response;
+    body = compressedStream(bytes, encoding);
+  } else if (cached) {
+    await response.body!.cancel();
     body = await cached;
   } else {
     const bytes = new Uint8Array(await response.arrayBuffer());

@@ -3,7 +3,7 @@
  * the adapters that build routes (each adapter's routes.ts) share these types from here, so neither imports the other
  * upwards.
  */
-import type { Effect, Either } from "effect";
+import type { Context, Effect, Either } from "effect";
 import type { Access, AccessShape, Grant } from "@layers/access.ts";
 import type { AppConfig, AppConfigShape } from "@layers/config.ts";
 import type { Cache } from "@layers/cache.ts";
@@ -63,6 +63,8 @@ export interface RouteContext extends RequestInput {
   readonly config: AppConfigShape;
   readonly access: AccessShape;
   readonly run: <A>(effect: Effect.Effect<A, never, AppServices>) => Promise<A>;
+  /** The app's services, read once when the handler is built: a route that answers without I/O needs no fiber. */
+  readonly services: Context.Context<AppServices>;
 }
 
 /** What runs: an Effect program, or a plain Response for answers that need no I/O (no fiber to start). */

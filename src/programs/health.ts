@@ -6,7 +6,7 @@
  * answers in microseconds while a database is busy or gone; a failed poll, or one older than 5 s, marks its network
  * unavailable.
  */
-import { Effect } from "effect";
+import { Context, Effect } from "effect";
 import { ChainDatabases } from "@layers/chain_db.ts";
 import { Dependencies, type DependencyStatus } from "@layers/dependencies.ts";
 import type { Network } from "@schemas/network.ts";
@@ -38,11 +38,14 @@ export interface Health {
 /** A poll older than this means the network's database is not answering (busy past its limits, or lost). */
 const staleAfterMs = 5_000;
 
-export const health = Effect.fn("health.get")(function* () {
-  const dbs = yield* ChainDatabases;
-  const board = yield* Dependencies;
-  const tips = yield* ChainTips;
-  const clock = yield* ChainClock;
+type HealthNeeds = ChainDatabases | Dependencies | ChainTips | ChainClock;
+
+/** The answer from the services as they stand: no I/O, so the route gives it without starting a fiber. */
+export const healthOf = (services: Context.Context<HealthNeeds>): Health => {
+  const dbs = Context.get(services, ChainDatabases);
+  const board = Context.get(services, Dependencies);
+  const tips = Context.get(services, ChainTips);
+  const clock = Context.get(services, ChainClock);
   const known = board.snapshot();
   const now = Date.now();
   const entries = dbs.all.map((db): readonly [Network, NetworkHealth] => {
@@ -79,5 +82,7 @@ export const health = Effect.fn("health.get")(function* () {
   const dependencies = board.snapshot();
   const ok = entries.every(([, h]) => h.status === "ok") &&
     Object.values(dependencies).every((d) => d.state === "ok");
-  return { status: ok ? "ok" : "degraded", networks, dependencies } satisfies Health;
-});
+  return { status: ok ? "ok" : "degraded", networks, dependencies };
+};
+
+export const health = () => Effect.map(Effect.context<HealthNeeds>(), healthOf);

@@ -5,19 +5,75 @@
  * spent today and in the last hour. The secret itself is never echoed, only its hint.
  */
 import { Effect } from "effect";
-import { Access, type Grant } from "@layers/access.ts";
+import { Access, type AccessShape, type Grant } from "@layers/access.ts";
 import { AccountStore } from "@layers/account_store.ts";
 import type { Limits } from "@layers/config.ts";
+import type { BudgetUse } from "@layers/rate_limiter.ts";
+import type { KeyInfo } from "@schemas/service.ts";
 import { sharesAccountBudget } from "@src/domain/budget_subject.ts";
+
+/**
+ * The answer from what was read: how many keys share the budget (null: unknown) and what it spent. Built in its
+ * encoded form (ISO strings, integers), so it is sent as it is, without a Schema pass.
+ */
+export const keyInfoOf = (
+  grant: Grant,
+  limits: Limits,
+  keys: number | null,
+  use: BudgetUse | undefined,
+): typeof KeyInfo.Encoded => {
+  const key = grant.key;
+  const tier = key.tier;
+  const orNull = (n: number) => (n > 0 ? n : null);
+  const shared = sharesAccountBudget(key);
+  const daily = limits.dailyRequests[tier];
+  const hourly = limits.submissionsPerHour[tier];
+  const requestsToday = daily > 0 && use ? use.requestsToday : null;
+  const submissionsLastHour = use ? use.submissionsLastHour : null;
+  return {
+    name: key.name,
+    hint: key.hint,
+    tier,
+    status: key.status,
+    createdAt: key.createdAt.toISOString(),
+    expiresAt: key.expiresAt?.toISOString() ?? null,
+    limits: {
+      requestsPerSecond: orNull(limits.ratePerSecond[tier]),
+      graphqlRequestsPerSecond: orNull(limits.graphqlPerSecond[tier]),
+      requestsPerDay: orNull(daily),
+      submissionsPerHour: orNull(hourly),
+    },
+    budget: {
+      shared,
+      keys,
+      description: shared
+        ? `shared by the account's ${keys ?? "FREE"} active FREE key${keys === 1 ? "" : "s"}: ` +
+          "their requests and submissions count against these limits together"
+        : "this key's own",
+      requestsToday,
+      requestsLeftToday: daily > 0 && requestsToday !== null ? Math.max(0, daily - requestsToday) : null,
+      submissionsLastHour,
+      submissionsLeftThisHour: hourly > 0 && submissionsLastHour !== null
+        ? Math.max(0, hourly - submissionsLastHour)
+        : null,
+    },
+  };
+};
+
+/**
+ * Without I/O when it needs none (a key's own budget, an in-memory limiter): the request's fast path, no fiber.
+ * Undefined means "run `keyInfo`".
+ */
+export const keyInfoNow = (grant: Grant, limits: Limits, access: AccessShape, now: number) =>
+  !sharesAccountBudget(grant.key) && access.budgetUseNow
+    ? keyInfoOf(grant, limits, 1, access.budgetUseNow(grant.key, now))
+    : undefined;
 
 export const keyInfo = (grant: Grant, limits: Limits) =>
   Effect.gen(function* () {
     const key = grant.key;
-    const tier = key.tier;
-    const orNull = (n: number) => (n > 0 ? n : null);
-    const shared = sharesAccountBudget(key);
     const now = Date.now();
-    const keys = shared
+    const keys = sharesAccountBudget(key)
       ? yield* Effect.flatMap(AccountStore, (store) => store.keys(key.accountId)).pipe(
         Effect.map((all) =>
           all.filter((k) =>
@@ -29,36 +85,5 @@ export const keyInfo = (grant: Grant, limits: Limits) =>
       )
       : 1;
     const use = yield* Effect.flatMap(Access, (access) => access.budgetUse(key));
-    const daily = limits.dailyRequests[tier];
-    const hourly = limits.submissionsPerHour[tier];
-    const requestsToday = daily > 0 && use ? use.requestsToday : null;
-    const submissionsLastHour = use ? use.submissionsLastHour : null;
-    return {
-      name: key.name,
-      hint: key.hint,
-      tier,
-      status: key.status,
-      createdAt: key.createdAt.toISOString(),
-      expiresAt: key.expiresAt?.toISOString() ?? null,
-      limits: {
-        requestsPerSecond: orNull(limits.ratePerSecond[tier]),
-        graphqlRequestsPerSecond: orNull(limits.graphqlPerSecond[tier]),
-        requestsPerDay: orNull(daily),
-        submissionsPerHour: orNull(hourly),
-      },
-      budget: {
-        shared,
-        keys,
-        description: shared
-          ? `shared by the account's ${keys ?? "FREE"} active FREE key${keys === 1 ? "" : "s"}: ` +
-            "their requests and submissions count against these limits together"
-          : "this key's own",
-        requestsToday,
-        requestsLeftToday: daily > 0 && requestsToday !== null ? Math.max(0, daily - requestsToday) : null,
-        submissionsLastHour,
-        submissionsLeftThisHour: hourly > 0 && submissionsLastHour !== null
-          ? Math.max(0, hourly - submissionsLastHour)
-          : null,
-      },
-    };
+    return keyInfoOf(grant, limits, keys, use);
   });

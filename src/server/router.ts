@@ -114,7 +114,9 @@ const match = makeRouteMatcher(routes);
 
 /** Builds the handler over a runtime whose layers are already built (it reads Access and AppConfig once). */
 export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, unknown>): Handler => {
-  const [access, config, metrics] = runtime.runSync(Effect.all([Access, AppConfig, Metrics]));
+  const [access, config, metrics, services] = runtime.runSync(
+    Effect.all([Access, AppConfig, Metrics, Effect.context<AppServices>()]),
+  );
   const recordAnswer = makeRequestMetrics(metrics);
   const authThrottled = rateLimitedCounter(metrics).labels("auth_failures");
   /** Each request's route family, for the metrics recorded once it is answered (no route: `none`). */
@@ -189,6 +191,7 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
       config,
       access,
       run,
+      services,
     });
     const prepared = prepareOf(route, input);
     if (route.access === "public") {
@@ -210,16 +213,16 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
       if (d.status === 401 && d.message !== insufficientCredits) authFailures.record(address, Date.now());
       return refuse(d);
     };
-    const granted = (grant: Grant): Promise<Response> | Response => {
+    const granted = (grant: Grant): Program | Response => {
       const result = Either.isRight(prepared) ? prepared.right.run(ctx(grant)) : prepared.left;
       return result instanceof Response
         ? withLimitHeaders(result, grant)
-        : respond(Effect.map(result, (response) => withLimitHeaders(response, grant)));
+        : Effect.map(result, (response) => withLimitHeaders(response, grant));
     };
     // fast path: a cached key and an in-memory limiter decide without I/O
     const now = access.authorizeNow(secret, family, spend, Date.now(), network);
     if (now instanceof AccessDenied) return Promise.resolve(denied(now));
-    if (now !== undefined) return Promise.resolve(granted(now));
+    if (now !== undefined) return respond(granted(now));
     // a key the cache does not know costs a key-store read: held to the address's allowance, concurrent or not
     const release = access.isCached(secret, Date.now())
       ? () => {}
@@ -231,9 +234,10 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
     return run(
       access.authorize(secret, family, spend, network).pipe(
         Effect.ensuring(Effect.sync(release)),
+        // the program runs on this same fiber (its defects answered 500 below)
         Effect.flatMap((grant) => {
           const r = granted(grant);
-          return r instanceof Response ? Effect.succeed(r) : Effect.promise(() => r);
+          return r instanceof Response ? Effect.succeed(r) : r;
         }),
         Effect.catchTags({
           AccessDenied: (d) => Effect.succeed(denied(d)),

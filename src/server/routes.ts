@@ -8,15 +8,15 @@
 import { Effect, Schema } from "effect";
 import { Metrics } from "@layers/metrics.ts";
 import * as api from "@schemas/api.ts";
-import { Health, KeyInfo } from "@schemas/service.ts";
+import { Health } from "@schemas/service.ts";
 import { NotFoundError } from "@src/domain/errors.ts";
 import { compressOnce } from "@src/http/compression.ts";
 import type { EdgeAnswers } from "@src/http/edge_answers.ts";
 import { htmlPage } from "@src/http/html_page.ts";
 import { json } from "@src/http/json.ts";
 import type { DialectEdge, Route } from "@src/http/route.ts";
-import { health } from "@src/programs/health.ts";
-import { keyInfo } from "@src/programs/key_info.ts";
+import { healthOf } from "@src/programs/health.ts";
+import { keyInfo, keyInfoNow } from "@src/programs/key_info.ts";
 import { readiness } from "@src/programs/readiness.ts";
 import { ChainDatabaseUnreachable, NotReady, UpgradeExpected } from "@src/rest/edge_failures.ts";
 import { toResponse } from "@src/rest/failures.ts";
@@ -31,7 +31,6 @@ import { metricsOnMainPort, metricsPath } from "./metrics_http.ts";
 
 const noStore = { "cache-control": "no-store" };
 const encodeHealth = Schema.encodeSync(Health);
-const encodeKeyInfo = Schema.encodeSync(KeyInfo);
 /** The service's own answers outside an adapter's dialect: its error envelope (REST's). */
 const edge: EdgeAnswers = {
   notFound: (message) => toResponse(new NotFoundError({ message })),
@@ -64,14 +63,19 @@ export const routes: ReadonlyArray<Route> = [
     method: "GET",
     path: api.health.path,
     access: "public",
-    run: () => Effect.map(health(), (h) => json(encodeHealth(h), 200, noStore)),
+    run: (ctx) => json(encodeHealth(healthOf(ctx.services)), 200, noStore),
   },
   {
     method: "GET",
     path: api.keyInfo.path,
     access: { family: "account", spend: "request" },
-    run: (ctx) =>
-      Effect.map(keyInfo(ctx.grant!, ctx.config.limits), (k) => json(encodeKeyInfo(k), 200, noStore)),
+    run: (ctx) => {
+      const now = keyInfoNow(ctx.grant!, ctx.config.limits, ctx.access, Date.now());
+      // built in its encoded form (key_info.ts): no Schema pass
+      return now
+        ? json(now, 200, noStore)
+        : Effect.map(keyInfo(ctx.grant!, ctx.config.limits), (k) => json(k, 200, noStore));
+    },
   },
   { method: "GET", path: api.openApi.path, access: "public", run: () => json(openApiDocument, 200) },
   {
