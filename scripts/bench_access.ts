@@ -2,7 +2,7 @@
  * Benchmark of the access path (issue: cost of auth + limits per request): throughput of an authenticated trivial
  * endpoint (`GET /v1/key`) against a raw `Deno.serve` handler returning similar JSON, measured in the same run
  * with wrk on loopback; with the in-memory limiter, and with Redis when REDIS_URL is set. Also `/health` (no key,
- * one database query per network) for scale, and the explorer's stats (cached per tip) as a cached answer.
+ * no query: the tips the poll keeps) for scale, and the explorer's stats (cached per tip) as a cached answer.
  *   npm run bench:access        (needs wrk: apt-get install wrk)
  */
 import { Effect } from "effect";
@@ -97,7 +97,10 @@ try {
     await wrk(`http://127.0.0.1:${port}/v1/key`, { apikey: key }); // warm-up
     results.push([`GET /v1/key, ${name}`, await wrk(`http://127.0.0.1:${port}/v1/key`, { apikey: key })]);
     if (name === "memory limiter") {
-      results.push(["GET /health (no key, 2 queries)", await wrk(`http://127.0.0.1:${port}/health`)]);
+      results.push([
+        "GET /health (no key; the tip the poll keeps)",
+        await wrk(`http://127.0.0.1:${port}/health`),
+      ]);
       const stats = `http://127.0.0.1:${port}/v2/explorer/mainnet/stats`;
       await wrk(stats, { apikey: key }); // warm-up: the per-epoch figures computed once
       results.push(["GET explorer stats, cached per tip", await wrk(stats, { apikey: key })]);
