@@ -7,7 +7,7 @@
 import type { HttpApiEndpoint } from "@effect/platform";
 import { Effect, Either, type Option, Schema } from "effect";
 import type { InvalidParameter } from "@src/domain/errors.ts";
-import { answerEncoded, type EncodedJson, encodedJson } from "./conditional_json.ts";
+import { conditionalJson } from "./conditional_json.ts";
 import { decodeParameters } from "./decode_parameters.ts";
 import type { RequestInput, Route } from "./route.ts";
 
@@ -29,14 +29,13 @@ export interface EndpointCodec<P, Q, A> {
   readonly decode: (request: RequestInput) => Either.Either<Decoded<P, Q>, InvalidParameter>;
   /**
    * The program's value as conditional JSON with `headers`, or its failure through `toResponse`: a route's
-   * answer never fails. `keep` receives a value's encoded answer (to answer the next request from it).
+   * answer never fails.
    */
   readonly answer: <F, R>(
     request: Request,
     program: Effect.Effect<A, F, R>,
     headers: (value: A) => Record<string, string>,
     toResponse: (failure: F) => Response,
-    keep?: (answer: EncodedJson) => void,
   ) => Effect.Effect<Response, never, R>;
 }
 
@@ -65,13 +64,9 @@ export const endpointCodec = <X extends E>(
       if (Either.isLeft(query)) return Either.left(query.left);
       return Either.right({ path: path.right, query: query.right });
     },
-    answer: (request, program, headers, toResponse, keep) =>
+    answer: (request, program, headers, toResponse) =>
       program.pipe(
-        Effect.map((value) => {
-          const answer = encodedJson(encode(value), headers(value));
-          keep?.(answer);
-          return answerEncoded(request, answer);
-        }),
+        Effect.map((value) => conditionalJson(request, encode(value), headers(value))),
         Effect.catchAll((failure) => Effect.succeed(toResponse(failure))),
       ),
   };

@@ -5,9 +5,7 @@
  * encoded with the endpoint's success Schema. The same declarations produce /openapi.json, so the document cannot drift.
  */
 import type { HttpApiEndpoint } from "@effect/platform";
-import { Context, type Effect, Either } from "effect";
-import { ChainTips } from "@layers/chain_tips.ts";
-import { stringify } from "@src/domain/json.ts";
+import { type Effect, Either } from "effect";
 import type { InvalidParameter } from "@src/domain/errors.ts";
 import {
   type Decoded,
@@ -17,8 +15,6 @@ import {
   type SuccessOf,
 } from "@src/http/endpoint_codec.ts";
 import type { AppServices, Route, RouteContext } from "@src/http/route.ts";
-import { answerEncoded, type EncodedJson } from "@src/http/conditional_json.ts";
-import type { TipAnswers } from "@src/http/tip_answers.ts";
 import type { Family } from "@layers/usage.ts";
 import type { Spend } from "@layers/rate_limiter.ts";
 import type { Network } from "@schemas/network.ts";
@@ -42,22 +38,6 @@ export interface EndpointAccess<P, Q> {
   readonly network?: (decoded: Decoded<P, Q>) => Either.Either<Network, InvalidParameter>;
 }
 
-/**
- * The answer kept at the network's current tip for these decoded parameters, and how to keep a new one (only while
- * the tip has not moved since it was read: an answer computed across a new block belongs to neither).
- */
-const keptAnswer = (perTip: TipAnswers, network: Network, decoded: unknown, ctx: RouteContext) => {
-  const tips = Context.get(ctx.services, ChainTips).get(network);
-  const tip = tips.current()?.hash;
-  const key = stringify(decoded);
-  return {
-    answer: perTip.get(network, tip, key, Date.now()),
-    keep: (answer: EncodedJson) => {
-      if (tips.current()?.hash === tip) perTip.set(network, tip, key, answer, Date.now());
-    },
-  };
-};
-
 export const serve = <X extends HttpApiEndpoint.HttpApiEndpoint.Any>(
   endpoint: X,
   access: EndpointAccess<PathOf<X>, QueryOf<X>>,
@@ -66,8 +46,6 @@ export const serve = <X extends HttpApiEndpoint.HttpApiEndpoint.Any>(
   ) => Effect.Effect<SuccessOf<X>, RestFailure, AppServices>,
   headers: (value: SuccessOf<X>, input: EndpointInput<PathOf<X>, QueryOf<X>>) => Record<string, string> =
     () => ({}),
-  /** Set for answers that follow from the chain as of its tip: kept encoded there (tip_answers.ts). */
-  perTip?: TipAnswers,
 ): Route => {
   const codec = endpointCodec(endpoint);
   return {
@@ -83,15 +61,7 @@ export const serve = <X extends HttpApiEndpoint.HttpApiEndpoint.Any>(
         network: network.right,
         run: (ctx) => {
           const input = { ...decoded.right, network: network.right, ctx };
-          const kept = perTip && network.right && keptAnswer(perTip, network.right, decoded.right, ctx);
-          if (kept && kept.answer) return answerEncoded(ctx.request, kept.answer);
-          return codec.answer(
-            ctx.request,
-            program(input),
-            (value) => headers(value, input),
-            toResponse,
-            kept ? kept.keep : undefined,
-          );
+          return codec.answer(ctx.request, program(input), (value) => headers(value, input), toResponse);
         },
       });
     },

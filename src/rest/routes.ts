@@ -9,7 +9,6 @@ import * as api from "@schemas/api.ts";
 import type { Network } from "@schemas/network.ts";
 import { stakeAddressNetwork } from "@src/domain/cardano_ids.ts";
 import type { Route } from "@src/http/route.ts";
-import { makeTipAnswers } from "@src/http/tip_answers.ts";
 import * as explorer from "@src/programs/explorer.ts";
 import * as explorerAddress from "@src/programs/explorer_address.ts";
 import * as explorerDReps from "@src/programs/explorer_dreps.ts";
@@ -112,7 +111,6 @@ export const restRoutes: ReadonlyArray<Route> = [
     explorerAccess(),
     ({ path, query }) => explorer.blocks(path.network, query.page, query.limit),
     () => ({ "cache-control": "public, max-age=5" }),
-    makeTipAnswers(5_000),
   ),
   serve(
     api.block,
@@ -137,8 +135,6 @@ export const restRoutes: ReadonlyArray<Route> = [
     explorerAccess(),
     ({ path }) => explorer.stats(path.network),
     () => ({ "cache-control": "public, max-age=5" }),
-    // its per-epoch figures and totals change with blocks; kept no longer than clients may cache it
-    makeTipAnswers(5_000),
   ),
   serve(
     api.dreps,
