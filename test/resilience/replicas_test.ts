@@ -178,6 +178,11 @@ Deno.test({
         const before = await healthWhen(base, "both in use", (m) => statesOf(m).join() === "in use,in use");
         assert.equal(before.tip.blockNo, seededTip);
         assert.deepEqual(await statsRound(10), Array(10).fill(seededTip));
+        // stats are kept per tip, so reads come from blocks never asked before
+        for (let i = 1; i <= 10; i++) {
+          const block = await getJson(`${base}/v2/explorer/mainnet/block/${seededTip - i}`, { apikey: key });
+          assert.equal(block.status, 200, JSON.stringify(block.body));
+        }
         const after = await healthWhen(
           base,
           "reads on both",
