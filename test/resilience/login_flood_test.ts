@@ -263,6 +263,17 @@ Deno.test({
         "log-ins for 300 accounts from 300 addresses at once: no more hashes than the gate holds",
         async () => {
           const strong = await accountsHarness(db.sql, { hashParameters: defaultParameters });
+          // the same 300 log-ins first with cheap hashes (other addresses, so no throttle is spent): the
+          // database's own working memory (in this process on PGlite) is then grown, and what is measured
+          // below is the hashes
+          await Promise.all(
+            Array.from({ length: 300 }, (_, i) =>
+              run(logIn({
+                email: `warm${i}@example.com`,
+                password: "a guess",
+                clientAddress: `203.0.113.${i % 250}`,
+              }))),
+          );
           const { result: exits, before, peak } = await withRss("self", () =>
             Promise.all(
               Array.from({ length: 300 }, (_, i) =>
