@@ -71,6 +71,8 @@ interface IndexRow {
   readonly method: string;
   /** Key columns, comma-separated; null for expression or partial indexes. */
   readonly columns: string | null;
+  /** Every column the index holds (keys and INCLUDE), comma-separated; null as `columns`. */
+  readonly held: string | null;
 }
 
 /** Index and constraint names a db-sync SQL file creates. */
@@ -156,7 +158,12 @@ export const detectDbSync = (sql: SqlClient): Effect.Effect<DbSyncInfo, DbSyncUn
                 from unnest(ix.indkey) with ordinality k(n, o)
                 join pg_attribute a on a.attrelid = t.oid and a.attnum = k.n
                 where k.o <= ix.indnkeyatts)
-             end as "columns"
+             end as "columns",
+             case when ix.indexprs is null and ix.indpred is null then
+               (select string_agg(a.attname::text, ',' order by k.o)
+                from unnest(ix.indkey) with ordinality k(n, o)
+                join pg_attribute a on a.attrelid = t.oid and a.attnum = k.n)
+             end as "held"
       from pg_index ix
       join pg_class i on i.oid = ix.indexrelid
       join pg_class t on t.oid = ix.indrelid
@@ -167,13 +174,20 @@ export const detectDbSync = (sql: SqlClient): Effect.Effect<DbSyncInfo, DbSyncUn
     const dbSyncNames = createdNames(yield* readSchemaSql("dbsync_indexes.sql"));
     if (spentTracking !== "enable") dbSyncNames.push(consumedIndex);
     const extra = yield* readExtraIndexes;
-    // an operator's own index serves as well: a btree whose leading key columns are ours, or, for our hash
-    // indexes (equality only), also a hash index on exactly our column
-    const covered = (table: string, method: string, columns: ReadonlyArray<string>) =>
+    // an operator's own index serves as well: a btree whose leading key columns are ours and that holds the
+    // columns ours includes (an index-only lookup stays one), or, for our hash indexes (equality only), also a
+    // hash index on exactly our column
+    const covered = (
+      table: string,
+      method: string,
+      columns: ReadonlyArray<string>,
+      included: ReadonlyArray<string>,
+    ) =>
       indexes.some((i) =>
         i.table === table && i.columns !== null &&
         (i.method === "btree"
-          ? `${i.columns},`.startsWith(`${columns.join(",")},`)
+          ? `${i.columns},`.startsWith(`${columns.join(",")},`) &&
+            included.every((c) => (i.held ?? "").split(",").includes(c))
           : i.method === "hash" && method === "hash" && i.columns === columns.join(","))
       );
 
@@ -188,7 +202,7 @@ export const detectDbSync = (sql: SqlClient): Effect.Effect<DbSyncInfo, DbSyncUn
       hasChain: chain?.hasChain ?? false,
       missingDbSyncIndexes: dbSyncNames.filter((n) => !names.has(n)),
       missingExtraIndexes: extra
-        .filter((i) => !names.has(i.name) && !covered(i.table, i.method, i.columns))
+        .filter((i) => !names.has(i.name) && !covered(i.table, i.method, i.columns, i.included))
         .map((i) => i.name),
     } satisfies DbSyncInfo;
   });

@@ -11,6 +11,8 @@ export interface ExtraIndex {
   /** `btree` or `hash`. */
   readonly method: string;
   readonly columns: ReadonlyArray<string>;
+  /** Columns carried in the index after its keys (`INCLUDE (...)`), so a lookup reads no table row. */
+  readonly included: ReadonlyArray<string>;
   /** The whole statement, without the trailing semicolon (`CREATE INDEX CONCURRENTLY IF NOT EXISTS ...`). */
   readonly statement: string;
   /** The `--` comment above it: which query needs it. */
@@ -20,11 +22,13 @@ export interface ExtraIndex {
 export const extraIndexesFile = "schemas/db/extra_indexes.sql";
 
 const shape =
-  /^CREATE\s+INDEX\s+CONCURRENTLY\s+IF\s+NOT\s+EXISTS\s+(\w+)\s+ON\s+(\w+)(?:\s+USING\s+(\w+))?\s*\(([^()]+)\)(?:\s+WHERE\s+[\w\s]+)?$/i;
+  /^CREATE\s+INDEX\s+CONCURRENTLY\s+IF\s+NOT\s+EXISTS\s+(\w+)\s+ON\s+(\w+)(?:\s+USING\s+(\w+))?\s*\(([^()]+)\)(?:\s+INCLUDE\s*\(([^()]+)\))?(?:\s+WHERE\s+[\w\s]+)?$/i;
+
+const columnList = (text: string) => text.split(",").map((c) => c.trim().replace(/^"|"$/g, ""));
 
 /**
- * Parses the file; throws on a statement that is not a plain `CREATE INDEX CONCURRENTLY IF NOT EXISTS` (a partial
- * index's simple WHERE allowed).
+ * Parses the file; throws on a statement that is not a plain `CREATE INDEX CONCURRENTLY IF NOT EXISTS` (covering
+ * columns in INCLUDE and a partial index's simple WHERE allowed).
  */
 export const parseExtraIndexes = (text: string): Array<ExtraIndex> => {
   const found: Array<ExtraIndex> = [];
@@ -52,7 +56,8 @@ export const parseExtraIndexes = (text: string): Array<ExtraIndex> => {
       name: m[1]!,
       table: m[2]!,
       method: (m[3] ?? "btree").toLowerCase(),
-      columns: m[4]!.split(",").map((c) => c.trim().replace(/^"|"$/g, "")),
+      columns: columnList(m[4]!),
+      included: m[5] === undefined ? [] : columnList(m[5]),
       statement,
       purpose: comment.join(" "),
     });

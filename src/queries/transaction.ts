@@ -7,7 +7,8 @@
  *   inputs       tx_in by tx_in_id (idx_tx_in_tx_in_id) -> tx_out by (tx_id, index) (unique_txout) [enable], or
  *                tx_out by consumed_by_tx_id (idx_tx_out_consumed_by_tx_id) [consumed/prune/bootstrap]
  *   outputs      tx_out by tx_id (idx_tx_out_tx_id/unique_txout); datum, script by primary key; spent by:
- *                tx_in by (tx_out_id, tx_out_index) (idx_cds_tx_in_tx_out_id_tx_out_index) [enable], or
+ *                tx_in by (tx_out_id, tx_out_index), index only (idx_cds_tx_in_tx_out_id_tx_out_index_tx_in_id)
+ *                [enable], or
  *                tx_out.consumed_by_tx_id -> tx primary key [other modes]
  *   tokens       ma_tx_out by tx_out_id (idx_ma_tx_out_tx_out_id), inside the input/output lists
  *   collateral   collateral_tx_in by tx_in_id (idx_cds_collateral_tx_in_tx_in_id) -> unique_txout

@@ -80,8 +80,14 @@ Deno.test("indexes not (yet) there are reported: db-sync's by name, ours unless 
     await exec(
       db,
       `drop index idx_tx_out_tx_id; alter table reward drop constraint unique_reward;
-       drop index idx_cds_ma_tx_out_ident; drop index idx_cds_tx_in_tx_out_id_tx_out_index;
+       drop index idx_cds_ma_tx_out_ident; drop index idx_cds_tx_in_tx_out_id_tx_out_index_tx_in_id;
        drop index idx_cds_delegation_vote_drep_hash_id; drop index idx_cds_tx_out_address;`,
+    );
+    // an index on our keys that lacks the column ours carries does not serve its index-only lookups (our own
+    // earlier index, say)
+    await exec(db, `create index idx_cds_tx_in_tx_out_id_tx_out_index on tx_in (tx_out_id, tx_out_index)`);
+    assert.ok(
+      (await detected(db)).missingExtraIndexes.includes("idx_cds_tx_in_tx_out_id_tx_out_index_tx_in_id"),
     );
     // an operator's own indexes that serve the same queries (Blockfrost's, say) count as present
     await exec(

@@ -113,13 +113,15 @@ Deno.test("extra_indexes.sql parses into named, commented, idx_cds_ statements",
   for (const i of indexes) {
     assert.equal(
       i.name,
-      `idx_cds_${i.table}_${i.columns.join("_")}`,
-      `${i.name}: named after table and columns`,
+      `idx_cds_${i.table}_${[...i.columns, ...i.included].join("_")}`,
+      `${i.name}: named after table and columns (keys, then those it includes)`,
     );
     assert.ok(i.name.length <= 63, `${i.name}: longer than PostgreSQL's 63-character names`);
     assert.ok(coreNames.has(i.table), `${i.name}: ${i.table} is a core-layout table`);
     const columns = reference.tables[i.table]!.columns.map((c) => c.name);
-    for (const c of i.columns) assert.ok(columns.includes(c), `${i.name}: ${i.table}.${c} exists`);
+    for (const c of [...i.columns, ...i.included]) {
+      assert.ok(columns.includes(c), `${i.name}: ${i.table}.${c} exists`);
+    }
     assert.match(i.statement, /^CREATE INDEX CONCURRENTLY IF NOT EXISTS /);
     assert.ok(i.purpose.length > 0, `${i.name}: has a comment saying which query needs it`);
   }
@@ -321,7 +323,7 @@ Deno.test({
           assert.ok(found, `${i.name} exists`);
           assert.deepEqual(
             [found.table, found.method, found.columns],
-            [i.table, i.method, i.columns.join(",")],
+            [i.table, i.method, [...i.columns, ...i.included].join(",")],
             `${i.name}: table, method, columns`,
           );
         }
