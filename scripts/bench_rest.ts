@@ -5,6 +5,8 @@
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/scale_360 npm run bench:rest   (needs wrk)
  * BENCH_FILTER='explorer tx|txs/' runs only the endpoints whose name matches it (a regular expression, any case).
  * The database must hold a chain (npm run seed -- --scale 360 gives ~9 M tx_out rows).
+ * BENCH_CPU_PROF=DIR writes the service's V8 CPU profile of the whole run there (Deno's --cpu-prof; written at the
+ * service's clean exit): where its JavaScript time goes.
  */
 import * as Reactivity from "@effect/experimental/Reactivity";
 import type { SqlClient } from "@effect/sql/SqlClient";
@@ -29,6 +31,7 @@ const databaseUrl = Deno.env.get("BENCH_DATABASE_URL") ?? "postgres://postgres@1
 const seconds = Number(Deno.env.get("BENCH_SECONDS") ?? "8");
 const connections = Number(Deno.env.get("BENCH_CONNECTIONS") ?? "32");
 const filter = new RegExp(Deno.env.get("BENCH_FILTER") ?? "", "i");
+const profileDir = Deno.env.get("BENCH_CPU_PROF");
 
 interface Case {
   readonly name: string;
@@ -346,8 +349,12 @@ const created = await new Deno.Command(Deno.execPath(), {
   stdout: "piped",
 }).output();
 const key = new TextDecoder().decode(created.stdout).trim().split("\n").pop()!;
-const service = new Deno.Command(Deno.execPath(), { args: ["run", "-A", "src/main.ts"], env, stdout: "null" })
-  .spawn();
+const profile = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
+const service = new Deno.Command(Deno.execPath(), {
+  args: ["run", "-A", ...profile, "src/main.ts"],
+  env,
+  stdout: "null",
+}).spawn();
 try {
   for (let i = 0; i < 300; i++) {
     try {
