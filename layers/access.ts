@@ -84,6 +84,8 @@ export interface AccessShape {
   readonly budgetUseNow?: (key: KeyRecord, now: number) => BudgetUse;
   /** Spends one unit of a key's rate without refusing anything: messages the service sends on a WebSocket. */
   readonly charge: (key: KeyRecord) => Effect.Effect<void>;
+  /** The same without I/O, when the limiter is in memory; absent otherwise (take `charge`). */
+  readonly chargeNow?: (key: KeyRecord, now: number) => void;
   /**
    * Calls `onRefused` once when the key stops being valid (revoked, deactivated, expired, rotated away), checked
    * at every poll, so within a second of the change; returns the function that stops watching.
@@ -307,6 +309,10 @@ export const AccessLive: Layer.Layer<Access, never, AccessNeeds> = Layer.scoped(
     const useNow = limiter.useNow;
     const budgetUseNow: AccessShape["budgetUseNow"] = useNow && ((key, now) => useNow(key.budget, now));
 
+    const consumeNow = limiter.consumeNow;
+    const chargeNow: AccessShape["chargeNow"] = consumeNow &&
+      ((key, now) => void consumeNow(key.budget, key.tier, "request", now));
+
     const charge: AccessShape["charge"] = (key) =>
       limiter.consumeNow
         ? Effect.map(
@@ -386,6 +392,7 @@ export const AccessLive: Layer.Layer<Access, never, AccessNeeds> = Layer.scoped(
       spendSubmission,
       budgetUse,
       ...(budgetUseNow ? { budgetUseNow } : {}),
+      ...(chargeNow ? { chargeNow } : {}),
       charge,
       watch,
     };

@@ -4,8 +4,9 @@
  * devnet's too); evaluation and submission go to the network's NodeClient; chain sync to the connection's
  * session. Methods are looked up by their exact, case-sensitive Ogmios name.
  */
-import { Effect } from "effect";
+import { Context, Effect } from "effect";
 import { NodeClients } from "@layers/node_client.ts";
+import { type LedgerTip, ledgerTipOf } from "@src/programs/ledger/tip.ts";
 import type { Network } from "@schemas/network.ts";
 import { QueryTooBroad } from "@src/domain/errors.ts";
 import { type ChainSyncSession, makeChainSync } from "./chain_sync.ts";
@@ -15,7 +16,7 @@ import { ogmiosQueries, unservedOgmiosMethods } from "./ledger_queries.ts";
 import type { MethodProgram, MethodServices } from "./method.ts";
 import type { Params } from "./params.ts";
 import { MethodNotFound, MethodNotServed, QueryNeedsUpstream } from "./protocol_errors.ts";
-import { blockHeight } from "./methods/block_height.ts";
+import { blockHeight, blockHeightOf } from "./methods/block_height.ts";
 import { epoch } from "./methods/epoch.ts";
 import { eraStart, summaries } from "./methods/eras.ts";
 import { protocolParametersMethod } from "./methods/protocol_parameters.ts";
@@ -23,7 +24,7 @@ import { rewardAccountSummaries } from "./methods/reward_accounts.ts";
 import { liveStakeDistribution } from "./methods/stake_distribution.ts";
 import { stakePools } from "./methods/stake_pools.ts";
 import { startTime } from "./methods/start_time.ts";
-import { tipPoint } from "./methods/tip.ts";
+import { tipPoint, tipPointOf } from "./methods/tip.ts";
 import { evaluateTransaction, submitTransaction } from "./methods/transactions.ts";
 import { utxo } from "./methods/utxo.ts";
 
@@ -41,6 +42,19 @@ const localQueries: ReadonlyMap<string, MethodProgram> = new Map([
   ["queryLedgerState/eraStart", eraStart],
   ["queryLedgerState/liveStakeDistribution", liveStakeDistribution],
   ["queryLedgerState/rewardAccountSummaries", rewardAccountSummaries],
+]);
+
+/**
+ * The local queries answered from the tip ChainTips polled, which is in memory: clients send them as a heartbeat,
+ * many a second, so `answerNow` gives them without a fiber (the same answers as their programs above).
+ */
+const tipQueries: ReadonlyMap<string, (tip: LedgerTip) => unknown> = new Map<
+  string,
+  (tip: LedgerTip) => unknown
+>([
+  ["queryNetwork/tip", tipPointOf],
+  ["queryLedgerState/tip", tipPointOf],
+  ["queryNetwork/blockHeight", blockHeightOf],
 ]);
 
 /** A UTxO query without a filter would mean the whole UTxO set: refused whoever would answer it. */
@@ -111,6 +125,20 @@ export const run = (
     Effect.map((result): Reply => ({ method: request.method, id: request.id, result })),
     Effect.catchAll((failure) => Effect.succeed(errorReply(request.method, request.id, failure))),
   );
+
+/**
+ * The reply without I/O when there is one (a tip query with no upstream to relay it to); undefined means "run it"
+ * (`run` above).
+ */
+export const answerNow = (
+  network: Network,
+  request: Request,
+  services: Context.Context<MethodServices>,
+): Reply | undefined => {
+  const answer = tipQueries.get(request.method);
+  if (answer === undefined || Context.get(services, NodeClients).get(network).relay) return undefined;
+  return { method: request.method, id: request.id, result: answer(ledgerTipOf(services, network)) };
+};
 
 /** Parses then runs one frame on its own (HTTP: a fresh chain-sync session, at the origin, per request). */
 export const dispatch = (network: Network, text: string): Effect.Effect<Reply, never, MethodServices> => {

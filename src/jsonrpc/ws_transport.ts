@@ -10,11 +10,11 @@
  * within a second, idle or not. A message over the size limit closes the connection with 1009 (Deno has already
  * received the whole message by then, up to its own 64 MiB frame limit; the service parses none of it).
  */
-import { Deferred, Effect, Exit, FiberId } from "effect";
+import { type Context, Deferred, Effect, Exit, FiberId } from "effect";
 import { AccessDenied, type AccessShape, type Grant } from "@layers/access.ts";
 import type { Network } from "@schemas/network.ts";
 import { makeChainSync } from "./chain_sync.ts";
-import { type Lane, laneOf, run as runRequest } from "./dispatch.ts";
+import { answerNow, type Lane, laneOf, run as runRequest } from "./dispatch.ts";
 import {
   encodeReply,
   idOptionalOnWebSocket,
@@ -38,6 +38,8 @@ export interface WebSocketContext {
   /** The largest message accepted, in bytes of UTF-8. */
   readonly maxMessageBytes: number;
   readonly run: <A>(effect: Effect.Effect<A, never, MethodServices>) => Promise<A>;
+  /** The services as built, for replies given without a fiber (a tip heartbeat). */
+  readonly services: Context.Context<MethodServices>;
 }
 
 /** Policy-violation close code, used when the key stops being valid mid-connection. */
@@ -107,7 +109,8 @@ export const ogmiosWebSocket = (ctx: WebSocketContext): Response => {
   const send = (reply: Reply) => {
     if (socket.readyState !== WebSocket.OPEN) return;
     socket.send(encodeReply(reply));
-    void ctx.run(ctx.access.charge(key));
+    if (ctx.access.chargeNow) ctx.access.chargeNow(key, Date.now());
+    else void ctx.run(ctx.access.charge(key));
   };
 
   const handle = async (parsed: RpcRequest | Refused, lane: Lane) => {
@@ -130,6 +133,8 @@ export const ogmiosWebSocket = (ctx: WebSocketContext): Response => {
     }
     if (decision) key = decision.key;
     if (isRefused(parsed)) return send(errorReply(method, id, parsed.failure));
+    const now = answerNow(ctx.network, parsed, ctx.services);
+    if (now) return send(now);
     const program = runRequest(ctx.network, parsed, session, chainSyncWaiting);
     // requests that may wait indefinitely end with the connection; the others end on their own
     const reply = await ctx.run(interruptible ? Effect.raceFirst(program, Deferred.await(closed)) : program);
