@@ -10,11 +10,14 @@
  * for the run. Without BENCH_DATABASE_URL it runs embedded on a fresh DATA_DIR (both networks demo chains in
  * PGlite) and the large database's chain sync is left out. Rate limits are off (RATE_LIMIT_PAID=0): messages
  * count both ways, and a FREE key's 100/s would be the bottleneck otherwise.
+ * BENCH_CPU_PROF=DIR writes the service's V8 CPU profile of the run there (written at its clean exit).
  */
 import pg from "pg";
 import { reportRows } from "./bench/results.ts";
 
 const echoFlag = "--echo-server";
+const profileDir = Deno.env.get("BENCH_CPU_PROF");
+const profile = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
 
 /** The baseline: every text frame sent straight back. */
 if (Deno.args[0] === echoFlag) {
@@ -109,7 +112,7 @@ async function main() {
     .output();
   const key = new TextDecoder().decode(created.stdout).trim().split("\n").pop()!;
   const service = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "src/main.ts"],
+    args: ["run", "-A", ...profile, "src/main.ts"],
     env,
     stdout: "null",
     stderr: "null",

@@ -18,12 +18,14 @@ const withBigints = (value: unknown): string => {
   return marks.length === 0 ? text : text.replace(/"\\u0000(\d+)\\u0000"/g, (_, i) => marks[Number(i)]!);
 };
 
+/** An integer beyond 2^53 has 16 digits at least: a text with no such run needs no reviver (a slow path). */
+const sixteenDigits = /\d{16}/;
+
+const exactIntegers = (_k: string, v: unknown, context?: { source?: string }) =>
+  typeof v === "number" && !Number.isSafeInteger(v) && /^-?\d+$/.test(context?.source ?? "")
+    ? BigInt(context!.source!)
+    : v;
+
 /** JSON.parse that keeps integers beyond 2^53 exact, as bigint (the reviver sees each number's source text). */
 export const parseExact = (text: string): unknown =>
-  JSON.parse(
-    text,
-    (_k, v, context?: { source?: string }) =>
-      typeof v === "number" && !Number.isSafeInteger(v) && /^-?\d+$/.test(context?.source ?? "")
-        ? BigInt(context!.source!)
-        : v,
-  );
+  sixteenDigits.test(text) ? JSON.parse(text, exactIntegers) : JSON.parse(text);
