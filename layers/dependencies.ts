@@ -24,6 +24,8 @@ export interface DependencyBoard {
   readonly deadline: number;
   readonly set: (name: string, state: DependencyState, error?: string, critical?: boolean) => void;
   readonly snapshot: () => Readonly<Record<string, DependencyStatus>>;
+  /** One dependency's state (no copy of the board: read on requests answered from kept bytes). */
+  readonly status: (name: string) => DependencyStatus | undefined;
   /** Set once every layer is built and the real handler serves. */
   readonly started: () => boolean;
   readonly markStarted: () => void;
@@ -50,6 +52,7 @@ export const makeDependencyBoard = (deadline: number): DependencyBoard => {
       });
     },
     snapshot: () => Object.fromEntries(states),
+    status: (name) => states.get(name),
     started: () => started,
     markStarted: () => {
       started = true;

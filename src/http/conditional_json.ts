@@ -15,6 +15,26 @@ const hash53 = (text: string): string => {
   return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
 };
 
+/** A JSON answer encoded once: its text and the headers it goes out with, its weak ETag among them. */
+export interface EncodedJson {
+  readonly text: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+export const encodedJson = (body: unknown, headers: Record<string, string>): EncodedJson => {
+  const text = stringify(body);
+  return { text, headers: { ...headers, etag: `W/"${hash53(text)}"` } };
+};
+
+/** The encoded answer, or 304 Not Modified (same headers, no body) when the client already holds it. */
+export const answerEncoded = (request: Request, { text, headers }: EncodedJson): Response => {
+  const asked = request.headers.get("if-none-match");
+  if (asked && asked.split(",").some((t) => t.trim() === headers.etag || t.trim() === "*")) {
+    return new Response(null, { status: 304, headers });
+  }
+  return jsonText(text, 200, headers);
+};
+
 /**
  * A JSON answer with a weak ETag of its body, or 304 Not Modified (same caching headers, no body) when the client
  * already holds that representation (`If-None-Match`).
@@ -23,12 +43,4 @@ export const conditionalJson = (
   request: Request,
   body: unknown,
   headers: Record<string, string>,
-): Response => {
-  const text = stringify(body);
-  const etag = `W/"${hash53(text)}"`;
-  const asked = request.headers.get("if-none-match");
-  if (asked && asked.split(",").some((t) => t.trim() === etag || t.trim() === "*")) {
-    return new Response(null, { status: 304, headers: { ...headers, etag } });
-  }
-  return jsonText(text, 200, { ...headers, etag });
-};
+): Response => answerEncoded(request, encodedJson(body, headers));

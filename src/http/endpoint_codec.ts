@@ -7,7 +7,7 @@
 import type { HttpApiEndpoint } from "@effect/platform";
 import { Effect, Either, type Option, Schema } from "effect";
 import type { InvalidParameter } from "@src/domain/errors.ts";
-import { conditionalJson } from "./conditional_json.ts";
+import { answerEncoded, type EncodedJson, encodedJson } from "./conditional_json.ts";
 import { decodeParameters } from "./decode_parameters.ts";
 import type { RequestInput, Route } from "./route.ts";
 
@@ -29,13 +29,14 @@ export interface EndpointCodec<P, Q, A> {
   readonly decode: (request: RequestInput) => Either.Either<Decoded<P, Q>, InvalidParameter>;
   /**
    * The program's value as conditional JSON with `headers`, or its failure through `toResponse`: a route's
-   * answer never fails.
+   * answer never fails. `keep` receives a value with its encoded answer (to answer the next request from it).
    */
   readonly answer: <F, R>(
     request: Request,
     program: Effect.Effect<A, F, R>,
     headers: (value: A) => Record<string, string>,
     toResponse: (failure: F) => Response,
+    keep?: (answer: EncodedJson, value: A) => void,
   ) => Effect.Effect<Response, never, R>;
 }
 
@@ -64,9 +65,13 @@ export const endpointCodec = <X extends E>(
       if (Either.isLeft(query)) return Either.left(query.left);
       return Either.right({ path: path.right, query: query.right });
     },
-    answer: (request, program, headers, toResponse) =>
+    answer: (request, program, headers, toResponse, keep) =>
       program.pipe(
-        Effect.map((value) => conditionalJson(request, encode(value), headers(value))),
+        Effect.map((value) => {
+          const answer = encodedJson(encode(value), headers(value));
+          keep?.(answer, value);
+          return answerEncoded(request, answer);
+        }),
         Effect.catchAll((failure) => Effect.succeed(toResponse(failure))),
       ),
   };

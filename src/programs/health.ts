@@ -13,6 +13,7 @@ import type { Network } from "@schemas/network.ts";
 import { ChainClock } from "@layers/chain_clock.ts";
 import { ChainTips } from "@layers/chain_tips.ts";
 import { type ChainMember, membersOf } from "./chain_members.ts";
+import { chainDown } from "./chain_down.ts";
 
 export interface NetworkHealth {
   readonly status: "ok" | "unavailable";
@@ -35,9 +36,6 @@ export interface Health {
   readonly dependencies: Readonly<Record<string, DependencyStatus>>;
 }
 
-/** A poll older than this means the network's database is not answering (busy past its limits, or lost). */
-const staleAfterMs = 5_000;
-
 type HealthNeeds = ChainDatabases | Dependencies | ChainTips | ChainClock;
 
 /** The answer from the services as they stand: no I/O, so the route gives it without starting a fiber. */
@@ -46,23 +44,12 @@ export const healthOf = (services: Context.Context<HealthNeeds>): Health => {
   const board = Context.get(services, Dependencies);
   const tips = Context.get(services, ChainTips);
   const clock = Context.get(services, ChainClock);
-  const known = board.snapshot();
   const now = Date.now();
   const entries = dbs.all.map((db): readonly [Network, NetworkHealth] => {
     const watch = tips.get(db.network);
-    const polled = watch.polled();
-    const watched = known[`${db.network} chain database`];
     const members = membersOf(db);
     const base = { database: db.backend, demoChain: db.demoChain, ...(members ? { members } : {}) };
-    const down = watched?.state === "down"
-      ? watched.lastError ?? "the database does not answer"
-      : polled.error !== undefined
-      ? `the last tip read failed: ${polled.error}`
-      : polled.at === undefined || now - polled.at > staleAfterMs
-      ? `no tip read for ${polled.at === undefined ? "ever" : `${Math.round((now - polled.at) / 1000)} s`}${
-        polled.error ? ` (${polled.error})` : " (the database is busy or gone)"
-      }`
-      : undefined;
+    const down = chainDown(services, db.network, now);
     if (down !== undefined) return [db.network, { ...base, status: "unavailable", tip: null, error: down }];
     const point = watch.current();
     const time = clock.get(db.network);

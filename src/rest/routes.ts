@@ -9,6 +9,7 @@ import * as api from "@schemas/api.ts";
 import type { Network } from "@schemas/network.ts";
 import { stakeAddressNetwork } from "@src/domain/cardano_ids.ts";
 import type { Route } from "@src/http/route.ts";
+import { makeTipAnswers } from "@src/http/tip_answers.ts";
 import * as explorer from "@src/programs/explorer.ts";
 import * as explorerAddress from "@src/programs/explorer_address.ts";
 import * as explorerDReps from "@src/programs/explorer_dreps.ts";
@@ -135,6 +136,8 @@ export const restRoutes: ReadonlyArray<Route> = [
     explorerAccess(),
     ({ path }) => explorer.stats(path.network),
     () => ({ "cache-control": "public, max-age=5" }),
+    // kept encoded per tip; no longer than clients may cache it (figures cached apart from the tip come afresh)
+    { answers: makeTipAnswers(5_000), at: (stats, tip) => stats.blockHeight === tip.height },
   ),
   serve(
     api.dreps,

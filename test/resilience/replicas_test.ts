@@ -224,6 +224,13 @@ Deno.test({
         assert.equal(both.tip.blockNo, seededTip + 5);
         // a request landing on A (ahead) reports no more than the tip both answer for
         assert.deepEqual(await statsRound(), Array(6).fill(seededTip + 5));
+        // stats may be answered from their bytes kept at this tip: the newest blocks, in pages never asked
+        // before, read from both members and stop at that tip too
+        for (let limit = 1; limit <= 6; limit++) {
+          const page = await getJson(`${base}/v2/explorer/mainnet/blocks?limit=${limit}`, { apikey: key });
+          assert.equal(page.status, 200, JSON.stringify(page.body));
+          assert.equal(page.body.data[0].blockNo, seededTip + 5);
+        }
         const h = await healthWhen(base, "answered", () => true);
         assert.ok(h.members[1].reads > both.members[1].reads && h.members[0].reads > both.members[0].reads);
       });

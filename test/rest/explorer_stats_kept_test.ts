@@ -1,0 +1,135 @@
+/**
+ * Explorer stats are kept encoded per reported tip: a repeated request gets the same bytes and ETag (304 on
+ * `If-None-Match`), a new block changes them, and (PostgreSQL) kept bytes are not served while the chain database
+ * does not answer: 503, as without them.
+ */
+import assert from "node:assert/strict";
+import pg from "pg";
+import { testDatabaseUrl } from "../support/databases.ts";
+import { createKey, createTestEnvironment } from "../support/environment.ts";
+import { startService } from "../support/service.ts";
+import { sleep } from "../support/private_servers.ts";
+
+const onDatabase = async <A>(url: string, f: (c: pg.Client) => Promise<A>): Promise<A> => {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return await f(c);
+  } finally {
+    await c.end();
+  }
+};
+
+/** Blocks or allows new connections to database `name`, dropping those open when blocking. */
+const setConnections = (name: string, allowed: boolean) =>
+  onDatabase(testDatabaseUrl!, async (c) => {
+    await c.query(`alter database "${name}" allow_connections ${allowed}`);
+    if (!allowed) {
+      await c.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1`, [name]);
+    }
+  });
+
+Deno.test({
+  name:
+    "explorer stats kept per tip: same bytes at a tip, new ones at the next, none while the database is down",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async (t) => {
+    const environment = await createTestEnvironment("stats_kept");
+    // PGlite: the devnet writes a block a second; PostgreSQL (no devnet): the test appends one
+    const env: Record<string, string> = {
+      ...environment.env,
+      ...(testDatabaseUrl ? {} : { DEVNET_BLOCK_SECONDS: "1" }),
+    };
+    const service = await startService(env);
+    try {
+      const { key } = await createKey(env, "--tier", "paid", "--name", "stats kept");
+      const stats = async (headers: Record<string, string> = {}) => {
+        const r = await fetch(`${service.base}/v2/explorer/mainnet/stats`, {
+          headers: { apikey: key, ...headers },
+        });
+        const text = await r.text();
+        return { status: r.status, etag: r.headers.get("etag"), text };
+      };
+      const heightOf = (text: string) => JSON.parse(text).blockHeight as number;
+
+      let first = await stats();
+      await t.step("at one tip: the same bytes and ETag, 304 when the client holds them", async () => {
+        // on the devnet a block may land between two requests: a pair at one tip is what is compared
+        for (let i = 0; i < 10; i++) {
+          first = await stats();
+          const again = await stats();
+          assert.equal(first.status, 200, first.text);
+          if (heightOf(again.text) !== heightOf(first.text)) continue;
+          assert.equal(again.text, first.text);
+          assert.equal(again.etag, first.etag);
+          const held = await stats({ "if-none-match": first.etag! });
+          if (held.status === 200 && heightOf(held.text) !== heightOf(first.text)) continue;
+          assert.equal(held.status, 304);
+          assert.equal(held.text, "");
+          return;
+        }
+        assert.fail("no two answers at one tip");
+      });
+
+      await t.step("a new block: new bytes, a new ETag, the tip /health reports", async () => {
+        if (testDatabaseUrl) {
+          await onDatabase(env.MAINNET_DATABASE_URL!, (c) =>
+            c.query(`
+              insert into block (id, hash, epoch_no, slot_no, epoch_slot_no, block_no, previous_id, slot_leader_id,
+                                 size, time, tx_count, proto_major, proto_minor)
+              select id + 1, sha256(hash || '\\x01'::bytea), epoch_no, slot_no + 1, epoch_slot_no + 1, block_no + 1,
+                     id, slot_leader_id, size, time + interval '1 second', 0, proto_major, proto_minor
+              from block where block_no is not null order by id desc limit 1`));
+        }
+        let next = first;
+        for (let i = 0; i < 100 && heightOf(next.text) <= heightOf(first.text); i++) {
+          await sleep(100);
+          next = await stats();
+        }
+        assert.ok(heightOf(next.text) > heightOf(first.text), "the tip moved");
+        assert.notEqual(next.etag, first.etag);
+        assert.equal((await stats({ "if-none-match": first.etag! })).status, 200, "the old ETag is stale");
+        const health = await (await fetch(`${service.base}/health`)).json();
+        assert.ok(
+          heightOf(next.text) <= health.networks.mainnet.tip.blockNo,
+          "never ahead of the reported tip",
+        );
+      });
+
+      await t.step({
+        name: "the chain database unreachable: 503, not the kept bytes; back: 200",
+        ignore: !testDatabaseUrl,
+        fn: async () => {
+          const name = new URL(env.MAINNET_DATABASE_URL!).pathname.slice(1);
+          const kept = await stats();
+          assert.equal(kept.status, 200);
+          assert.equal((await stats()).etag, kept.etag, "answered from the kept bytes");
+          await setConnections(name, false);
+          try {
+            // the tip poll (once a second) finds it gone; the kept bytes (5 s at most) are still there
+            let health = "ok";
+            for (let i = 0; i < 50 && health === "ok"; i++) {
+              await sleep(100);
+              health = (await (await fetch(`${service.base}/health`)).json()).networks.mainnet.status;
+            }
+            assert.equal(health, "unavailable");
+            const down = await stats();
+            assert.equal(down.status, 503, down.text);
+          } finally {
+            await setConnections(name, true);
+          }
+          let back = await stats();
+          for (let i = 0; i < 100 && back.status !== 200; i++) {
+            await sleep(100);
+            back = await stats();
+          }
+          assert.equal(back.status, 200, back.text);
+        },
+      });
+    } finally {
+      await service.stop();
+      await environment.close();
+    }
+  },
+});
