@@ -66,6 +66,16 @@ export interface RateLimiterShape {
   /** The same, synchronously at a given time, for limiters that need no I/O (the request fast path). */
   readonly consumeNow?: (subject: string, tier: Tier, spend: Spend, now: number) => LimitDecision;
   /**
+   * The same at a given time as a Promise, for limiters with I/O (Redis): the request path without a fiber.
+   * Undefined: take `consume` (a resilient limiter while Redis is away); rejected: the limiter could not decide.
+   */
+  readonly consumeAsync?: (
+    subject: string,
+    tier: Tier,
+    spend: Spend,
+    now: number,
+  ) => Promise<LimitDecision> | undefined;
+  /**
    * The hourly submission budget alone, for a request already granted (its rate and daily quota spent) that
    * turns out to be a submission: JSON-RPC over HTTP learns it from the body.
    */
@@ -393,7 +403,7 @@ export const makeRedisRateLimiter = (redis: Redis, limits: Limits, prefix = "cds
    * and under load one script (one command to write, parse and run) decides many requests. Redis decides them
    * in the order sent, atomically, exactly as one script each would.
    */
-  let queue: Array<SpendWaiting> = [];
+  const queue: Array<SpendWaiting> = [];
   let sending = false;
   const send = () => {
     const batch = queue.splice(0, batchLimit);
@@ -415,51 +425,58 @@ export const makeRedisRateLimiter = (redis: Redis, limits: Limits, prefix = "cds
       queue.push({ keys, args, resolve, reject });
       if (!sending) send();
     });
+  const consumeAsync = async (
+    subject: string,
+    tier: Tier,
+    spend: Spend,
+    now: number,
+  ): Promise<LimitDecision> => {
+    const day = Math.floor(now / dayMs);
+    const [
+      rate,
+      rateOldest,
+      graphql,
+      graphqlOldest,
+      daily,
+      subs,
+      subsOldest,
+      at,
+      dailyAfter,
+      subsAfter,
+    ] = await spendFiguresOf([
+      `${prefix}:${subject}:s`,
+      `${prefix}:${subject}:g`,
+      `${prefix}:${subject}:d:${day}`,
+      `${prefix}:${subject}:sub`,
+    ], [
+      String(now),
+      String(limits.ratePerSecond[tier]),
+      spend === "graphql" ? String(limits.graphqlPerSecond[tier]) : "-1",
+      String(limits.dailyRequests[tier]),
+      spend === "submission" ? String(limits.submissionsPerHour[tier]) : "-1",
+      `${now}:${instance}:${sequence++}`,
+    ]) as [number, number, number, number, number, number, number, number, number, number];
+    // `at`: the time the script decided at (never before the logs' newest grant)
+    const decision = decide(limits, tier, spend, {
+      rate,
+      rateOldest,
+      graphql,
+      graphqlOldest,
+      daily,
+      submissions: subs,
+      submissionResetMs: subsOldest > 0 ? subsOldest + hourMs - at : 0,
+      now: at,
+    });
+    return { ...decision, use: { requestsToday: dailyAfter, submissionsLastHour: subsAfter } };
+  };
   return {
     consume: (subject, tier, spend) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
         Effect.tryPromise({
-          try: async () => {
-            const day = Math.floor(now / dayMs);
-            const [
-              rate,
-              rateOldest,
-              graphql,
-              graphqlOldest,
-              daily,
-              subs,
-              subsOldest,
-              at,
-              dailyAfter,
-              subsAfter,
-            ] = await spendFiguresOf([
-              `${prefix}:${subject}:s`,
-              `${prefix}:${subject}:g`,
-              `${prefix}:${subject}:d:${day}`,
-              `${prefix}:${subject}:sub`,
-            ], [
-              String(now),
-              String(limits.ratePerSecond[tier]),
-              spend === "graphql" ? String(limits.graphqlPerSecond[tier]) : "-1",
-              String(limits.dailyRequests[tier]),
-              spend === "submission" ? String(limits.submissionsPerHour[tier]) : "-1",
-              `${now}:${instance}:${sequence++}`,
-            ]) as [number, number, number, number, number, number, number, number, number, number];
-            // `at`: the time the script decided at (never before the logs' newest grant)
-            const decision = decide(limits, tier, spend, {
-              rate,
-              rateOldest,
-              graphql,
-              graphqlOldest,
-              daily,
-              submissions: subs,
-              submissionResetMs: subsOldest > 0 ? subsOldest + hourMs - at : 0,
-              now: at,
-            });
-            return { ...decision, use: { requestsToday: dailyAfter, submissionsLastHour: subsAfter } };
-          },
+          try: () => consumeAsync(subject, tier, spend, now),
           catch: redisFailure,
         })),
+    consumeAsync,
     consumeSubmission: (subject, tier) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
         Effect.tryPromise({
@@ -602,6 +619,13 @@ export const makeResilientRateLimiter = (
     );
   return {
     consume: (subject, tier, spend) => resilient((limiter) => limiter.consume(subject, tier, spend)),
+    // only while Redis answers: a failure, and a return after one, take `consume` (which reports and falls back)
+    ...(shared.consumeAsync
+      ? {
+        consumeAsync: (subject: string, tier: Tier, spend: Spend, now: number) =>
+          degradedSince === undefined ? shared.consumeAsync!(subject, tier, spend, now) : undefined,
+      }
+      : {}),
     consumeSubmission: (subject, tier) => resilient((limiter) => limiter.consumeSubmission(subject, tier)),
     use: (subject) => resilient((limiter) => limiter.use(subject)),
   };
