@@ -67,6 +67,18 @@ export interface AccessShape {
     now: number,
     network?: Network,
   ) => Grant | AccessDenied | undefined;
+  /**
+   * The same decision over the limiter's Promise path (Redis: one round trip, no fiber), when the key is cached
+   * and the limiter offers that path now. Undefined means "take the `authorize` path"; so does a rejection (the
+   * limiter could not decide; `authorize` falls back as it does).
+   */
+  readonly authorizeAsync: (
+    secret: string | undefined,
+    family: Family,
+    spend: Spend,
+    now: number,
+    network?: Network,
+  ) => Promise<Grant | AccessDenied> | undefined;
   /** Whether the key store's answer for `secret` is cached (known, or known to be unknown): no read needed. */
   readonly isCached: (secret: string | undefined, now: number) => boolean;
   /**
@@ -277,6 +289,17 @@ export const AccessLive: Layer.Layer<Access, never, AccessNeeds> = Layer.scoped(
       return outcome instanceof AccessDenied ? counted(outcome) : outcome;
     };
 
+    const authorizeAsync: AccessShape["authorizeAsync"] = (secret, family, spend, now, network) => {
+      const key = secret && looksLikeApiKey(secret) ? cached(secret, now) : null;
+      if (key === undefined) return undefined;
+      const refused = keyRefusal(secret, key, now) ?? requestRefusal(key!, family, spend, network);
+      if (refused) return Promise.resolve(counted(refused));
+      return limiter.consumeAsync?.(key!.budget, key!.tier, spend, now)?.then((limit) => {
+        const outcome = settle(key!, family, spend, limit, now);
+        return outcome instanceof AccessDenied ? counted(outcome) : outcome;
+      });
+    };
+
     const authorize: AccessShape["authorize"] = (secret, family, spend, network) =>
       Effect.gen(function* () {
         const now = yield* Clock.currentTimeMillis;
@@ -388,6 +411,7 @@ export const AccessLive: Layer.Layer<Access, never, AccessNeeds> = Layer.scoped(
     return {
       authorize,
       authorizeNow,
+      authorizeAsync,
       isCached,
       spendSubmission,
       budgetUse,

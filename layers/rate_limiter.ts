@@ -39,6 +39,11 @@ export interface LimitDecision {
   readonly remaining: number;
   /** Milliseconds until that budget has room again: its oldest grant leaves the window, or the day ends. */
   readonly resetMs: number;
+  /**
+   * The subject's slow budgets as spent with this request, when the limiter read them in the same step (Redis:
+   * the spend script returns them, so `/v1/key` needs no second round trip); absent otherwise (ask `use`).
+   */
+  readonly use?: BudgetUse;
 }
 
 export class RateLimiterUnavailable
@@ -60,6 +65,16 @@ export interface RateLimiterShape {
   ) => Effect.Effect<LimitDecision, RateLimiterUnavailable>;
   /** The same, synchronously at a given time, for limiters that need no I/O (the request fast path). */
   readonly consumeNow?: (subject: string, tier: Tier, spend: Spend, now: number) => LimitDecision;
+  /**
+   * The same at a given time as a Promise, for limiters with I/O (Redis): the request path without a fiber.
+   * Undefined: take `consume` (a resilient limiter while Redis is away); rejected: the limiter could not decide.
+   */
+  readonly consumeAsync?: (
+    subject: string,
+    tier: Tier,
+    spend: Spend,
+    now: number,
+  ) => Promise<LimitDecision> | undefined;
   /**
    * The hourly submission budget alone, for a request already granted (its rate and daily quota spent) that
    * turns out to be a submission: JSON-RPC over HTTP learns it from the body.
@@ -281,53 +296,87 @@ const submissionLua = (set: string, now: string, limit: string, member: string) 
   if first[2] then oldest = tonumber(first[2]) end`;
 
 /**
- * One round trip per spend, atomic: the script reads every budget the request spends (the per-second ones are
- * sorted sets of the last second's grant times, the sliding log of `slide`; the day a counter; submissions a
- * sorted set of the last hour), grants by `decide`'s rule, and records the request in them only when granted.
+ * One script per batch of spends, atomic: for each spend in the order sent, it reads every budget the request
+ * spends (the per-second ones are sorted sets of the last second's grant times, the sliding log of `slide`; the
+ * day a counter; submissions a sorted set of the last hour), grants by `decide`'s rule, and records the request
+ * in them only when granted, exactly as one script per spend would. It also returns the slow budgets as spent
+ * after it (what `use` reads), so a request needs no second round trip. KEYS: 4 per spend; ARGV: 6 per spend.
  * A limit of 0 is no limit (nothing recorded); -1 says the request does not spend that budget.
  */
 const spendScript = `
-local now = tonumber(ARGV[1])
--- an instance that read its clock before another's later grant is decided at that grant's time: the logs' times
--- never go back in the order decisions are made, so no second of a log holds more grants than its limit
-for _, key in ipairs({KEYS[1], KEYS[2]}) do
-  local top = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')[2]
-  if top and tonumber(top) > now then now = tonumber(top) end
-end
-local member = ARGV[6]
-local function window(key, span)
-  redis.call('ZREMRANGEBYSCORE', key, '-inf', now - span)
-  local n = redis.call('ZCARD', key)
-  if n == 0 then return 0, 0 end
-  return n, tonumber(redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')[2])
-end
-local rateLimit = tonumber(ARGV[2])
-local graphqlLimit = tonumber(ARGV[3])
-local dailyLimit = tonumber(ARGV[4])
-local subsLimit = tonumber(ARGV[5])
-local rate, rateOldest, graphql, graphqlOldest, daily, subs, subsOldest = 0, 0, 0, 0, 0, 0, 0
-if rateLimit > 0 then rate, rateOldest = window(KEYS[1], 1000) end
-if graphqlLimit > 0 then graphql, graphqlOldest = window(KEYS[2], 1000) end
-if dailyLimit > 0 then daily = tonumber(redis.call('GET', KEYS[3]) or '0') end
-if subsLimit >= 0 then subs, subsOldest = window(KEYS[4], 3600000) end
-if (rateLimit <= 0 or rate < rateLimit) and (graphqlLimit <= 0 or graphql < graphqlLimit)
-  and (dailyLimit <= 0 or daily < dailyLimit) and (subsLimit <= 0 or subs < subsLimit) then
-  if rateLimit > 0 then
-    redis.call('ZADD', KEYS[1], now, member)
-    redis.call('PEXPIRE', KEYS[1], 2000)
+local function spend(sKey, gKey, dKey, subKey, now, rateLimit, graphqlLimit, dailyLimit, subsLimit, member)
+  -- an instance that read its clock before another's later grant is decided at that grant's time: the logs'
+  -- times never go back in the order decisions are made, so no second of a log holds more grants than its limit
+  for _, key in ipairs({sKey, gKey}) do
+    local top = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')[2]
+    if top and tonumber(top) > now then now = tonumber(top) end
   end
-  if graphqlLimit > 0 then
-    redis.call('ZADD', KEYS[2], now, member)
-    redis.call('PEXPIRE', KEYS[2], 2000)
+  local function window(key, span)
+    redis.call('ZREMRANGEBYSCORE', key, '-inf', now - span)
+    local n = redis.call('ZCARD', key)
+    if n == 0 then return 0, 0 end
+    return n, tonumber(redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')[2])
   end
-  if dailyLimit > 0 and redis.call('INCR', KEYS[3]) == 1 then redis.call('PEXPIRE', KEYS[3], 90000000) end
+  local rate, rateOldest, graphql, graphqlOldest, daily, subs, subsOldest = 0, 0, 0, 0, 0, 0, 0
+  if rateLimit > 0 then rate, rateOldest = window(sKey, 1000) end
+  if graphqlLimit > 0 then graphql, graphqlOldest = window(gKey, 1000) end
+  if dailyLimit > 0 then daily = tonumber(redis.call('GET', dKey) or '0') end
+  if subsLimit >= 0 then subs, subsOldest = window(subKey, 3600000) end
+  local granted = (rateLimit <= 0 or rate < rateLimit) and (graphqlLimit <= 0 or graphql < graphqlLimit)
+    and (dailyLimit <= 0 or daily < dailyLimit) and (subsLimit <= 0 or subs < subsLimit)
+  if granted then
+    if rateLimit > 0 then
+      redis.call('ZADD', sKey, now, member)
+      redis.call('PEXPIRE', sKey, 2000)
+    end
+    if graphqlLimit > 0 then
+      redis.call('ZADD', gKey, now, member)
+      redis.call('PEXPIRE', gKey, 2000)
+    end
+    if dailyLimit > 0 and redis.call('INCR', dKey) == 1 then redis.call('PEXPIRE', dKey, 90000000) end
+    if subsLimit >= 0 then
+      redis.call('ZADD', subKey, now, member)
+      redis.call('PEXPIRE', subKey, 3600000)
+      if subs == 0 then subsOldest = now end
+    end
+  end
+  -- what \`use\` would read right after: today's requests and the last hour's submissions, this one included
+  local dailyAfter = daily
+  if granted and dailyLimit > 0 then dailyAfter = daily + 1 end
+  local subsAfter
   if subsLimit >= 0 then
-    redis.call('ZADD', KEYS[4], now, member)
-    redis.call('PEXPIRE', KEYS[4], 3600000)
-    if subs == 0 then subsOldest = now end
+    subsAfter = subs
+    if granted then subsAfter = subs + 1 end
+  else
+    subsAfter = redis.call('ZCOUNT', subKey, '(' .. (now - 3600000), '+inf')
   end
+  return {rate, rateOldest, graphql, graphqlOldest, daily, subs, subsOldest, now, dailyAfter, subsAfter}
 end
-return {rate, rateOldest, graphql, graphqlOldest, daily, subs, subsOldest, now}`;
+local out = {}
+for i = 0, #KEYS / 4 - 1 do
+  local k, a = i * 4, i * 6
+  local r = spend(KEYS[k + 1], KEYS[k + 2], KEYS[k + 3], KEYS[k + 4], tonumber(ARGV[a + 1]),
+    tonumber(ARGV[a + 2]), tonumber(ARGV[a + 3]), tonumber(ARGV[a + 4]), tonumber(ARGV[a + 5]), ARGV[a + 6])
+  for _, v in ipairs(r) do out[#out + 1] = v end
+end
+return out`;
+
+/** Figures the spend script returns per spend. */
+const spendFigures = 10;
+
+/** Batches out at once (on one connection, so Redis still runs them in the order sent). */
+const batchesOut = 2;
+
+/** Spends sent in one script at most, so one batch never holds Redis for long. */
+const batchLimit = 256;
+
+/** A spend waiting for its batch: its 4 keys and 6 arguments, and what to do with its figures. */
+interface SpendWaiting {
+  readonly keys: ReadonlyArray<string>;
+  readonly args: ReadonlyArray<string>;
+  readonly resolve: (figures: Array<number>) => void;
+  readonly reject: (cause: unknown) => void;
+}
 
 /** The submission budget alone (`consumeSubmission`): the same steps as the spend script's. */
 const submissionScript = `
@@ -344,45 +393,94 @@ export const makeRedisRateLimiter = (redis: Redis, limits: Limits, prefix = "cds
   const instance = crypto.randomUUID();
   let sequence = 0;
   // sent by SHA (EVALSHA, the script body only when Redis does not hold it yet), not whole on every request
-  redis.defineCommand("cdsSpend", { numberOfKeys: 4, lua: spendScript });
+  // (no numberOfKeys: a batch gives its own, 4 per spend)
+  redis.defineCommand("cdsSpend", { lua: spendScript });
   redis.defineCommand("cdsSubmission", { numberOfKeys: 1, lua: submissionScript });
   const scripts = redis as unknown as Record<
     "cdsSpend" | "cdsSubmission",
     (...args: Array<string>) => Promise<unknown>
   >;
+  /**
+   * Spends are batched without waiting: a spend goes at once while fewer than `batchesOut` batches are out;
+   * those that come meanwhile go together in the next as soon as one is answered. So a request waits one round
+   * trip at most behind others, and under load one script (one command to write, parse and run) decides many
+   * requests. Redis decides them in the order sent, atomically, exactly as one script each would. Two out rather
+   * than one: measured back to back, /v1/key 11.4k and 14.0k req/s against 10.8k and 9.2k (Redis waits less).
+   */
+  const queue: Array<SpendWaiting> = [];
+  let sending = 0;
+  const send = () => {
+    const batch = queue.splice(0, batchLimit);
+    sending++;
+    const keys = batch.flatMap((w) => w.keys);
+    scripts.cdsSpend(String(keys.length), ...keys, ...batch.flatMap((w) => w.args)).then(
+      (figures) => {
+        const all = figures as Array<number>;
+        batch.forEach((w, i) => w.resolve(all.slice(i * spendFigures, (i + 1) * spendFigures)));
+      },
+      (cause) => batch.forEach((w) => w.reject(cause)),
+    ).finally(() => {
+      sending--;
+      if (queue.length > 0 && sending < batchesOut) send();
+    });
+  };
+  const spendFiguresOf = (keys: SpendWaiting["keys"], args: SpendWaiting["args"]) =>
+    new Promise<Array<number>>((resolve, reject) => {
+      queue.push({ keys, args, resolve, reject });
+      if (sending < batchesOut) send();
+    });
+  const consumeAsync = async (
+    subject: string,
+    tier: Tier,
+    spend: Spend,
+    now: number,
+  ): Promise<LimitDecision> => {
+    const day = Math.floor(now / dayMs);
+    const [
+      rate,
+      rateOldest,
+      graphql,
+      graphqlOldest,
+      daily,
+      subs,
+      subsOldest,
+      at,
+      dailyAfter,
+      subsAfter,
+    ] = await spendFiguresOf([
+      `${prefix}:${subject}:s`,
+      `${prefix}:${subject}:g`,
+      `${prefix}:${subject}:d:${day}`,
+      `${prefix}:${subject}:sub`,
+    ], [
+      String(now),
+      String(limits.ratePerSecond[tier]),
+      spend === "graphql" ? String(limits.graphqlPerSecond[tier]) : "-1",
+      String(limits.dailyRequests[tier]),
+      spend === "submission" ? String(limits.submissionsPerHour[tier]) : "-1",
+      `${now}:${instance}:${sequence++}`,
+    ]) as [number, number, number, number, number, number, number, number, number, number];
+    // `at`: the time the script decided at (never before the logs' newest grant)
+    const decision = decide(limits, tier, spend, {
+      rate,
+      rateOldest,
+      graphql,
+      graphqlOldest,
+      daily,
+      submissions: subs,
+      submissionResetMs: subsOldest > 0 ? subsOldest + hourMs - at : 0,
+      now: at,
+    });
+    return { ...decision, use: { requestsToday: dailyAfter, submissionsLastHour: subsAfter } };
+  };
   return {
     consume: (subject, tier, spend) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
         Effect.tryPromise({
-          try: async () => {
-            const day = Math.floor(now / dayMs);
-            const [rate, rateOldest, graphql, graphqlOldest, daily, subs, subsOldest, at] =
-              (await scripts.cdsSpend(
-                `${prefix}:${subject}:s`,
-                `${prefix}:${subject}:g`,
-                `${prefix}:${subject}:d:${day}`,
-                `${prefix}:${subject}:sub`,
-                String(now),
-                String(limits.ratePerSecond[tier]),
-                spend === "graphql" ? String(limits.graphqlPerSecond[tier]) : "-1",
-                String(limits.dailyRequests[tier]),
-                spend === "submission" ? String(limits.submissionsPerHour[tier]) : "-1",
-                `${now}:${instance}:${sequence++}`,
-              )) as [number, number, number, number, number, number, number, number];
-            // `at`: the time the script decided at (never before the logs' newest grant)
-            return decide(limits, tier, spend, {
-              rate,
-              rateOldest,
-              graphql,
-              graphqlOldest,
-              daily,
-              submissions: subs,
-              submissionResetMs: subsOldest > 0 ? subsOldest + hourMs - at : 0,
-              now: at,
-            });
-          },
+          try: () => consumeAsync(subject, tier, spend, now),
           catch: redisFailure,
         })),
+    consumeAsync,
     consumeSubmission: (subject, tier) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
         Effect.tryPromise({
@@ -525,6 +623,13 @@ export const makeResilientRateLimiter = (
     );
   return {
     consume: (subject, tier, spend) => resilient((limiter) => limiter.consume(subject, tier, spend)),
+    // only while Redis answers: a failure, and a return after one, take `consume` (which reports and falls back)
+    ...(shared.consumeAsync
+      ? {
+        consumeAsync: (subject: string, tier: Tier, spend: Spend, now: number) =>
+          degradedSince === undefined ? shared.consumeAsync!(subject, tier, spend, now) : undefined,
+      }
+      : {}),
     consumeSubmission: (subject, tier) => resilient((limiter) => limiter.consumeSubmission(subject, tier)),
     use: (subject) => resilient((limiter) => limiter.use(subject)),
   };

@@ -61,11 +61,16 @@ export const keyInfoOf = (
 };
 
 /**
- * Without I/O when it needs none (a key's own budget, an in-memory limiter): the request's fast path, no fiber.
- * Undefined means "run `keyInfo`".
+ * Without I/O when it needs none (a key's own budget, and its use known: read along with the grant by the Redis
+ * limiter, or from an in-memory one): no fiber, and with Redis no second round trip. Undefined means "run
+ * `keyInfo`".
  */
 export const keyInfoNow = (grant: Grant, limits: Limits, access: AccessShape, now: number) =>
-  !sharesAccountBudget(grant.key) && access.budgetUseNow
+  sharesAccountBudget(grant.key)
+    ? undefined
+    : grant.limit?.use
+    ? keyInfoOf(grant, limits, 1, grant.limit.use)
+    : access.budgetUseNow
     ? keyInfoOf(grant, limits, 1, access.budgetUseNow(grant.key, now))
     : undefined;
 
@@ -84,6 +89,6 @@ export const keyInfo = (grant: Grant, limits: Limits) =>
         Effect.orElseSucceed(() => null),
       )
       : 1;
-    const use = yield* Effect.flatMap(Access, (access) => access.budgetUse(key));
+    const use = grant.limit?.use ?? (yield* Effect.flatMap(Access, (access) => access.budgetUse(key)));
     return keyInfoOf(grant, limits, keys, use);
   });

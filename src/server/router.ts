@@ -223,29 +223,37 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
     const now = access.authorizeNow(secret, family, spend, Date.now(), network);
     if (now instanceof AccessDenied) return Promise.resolve(denied(now));
     if (now !== undefined) return respond(granted(now));
-    // a key the cache does not know costs a key-store read: held to the address's allowance, concurrent or not
-    const release = access.isCached(secret, Date.now())
-      ? () => {}
-      : authFailures.beginLookup(address, secret ?? "", Date.now());
-    if (release === undefined) {
-      authThrottled.inc();
-      return Promise.resolve(refuse(new AuthThrottled({ waitMs: 1_000 })));
-    }
-    return run(
-      access.authorize(secret, family, spend, network).pipe(
-        Effect.ensuring(Effect.sync(release)),
-        // the program runs on this same fiber (its defects answered 500 below)
-        Effect.flatMap((grant) => {
-          const r = granted(grant);
-          return r instanceof Response ? Effect.succeed(r) : r;
-        }),
-        Effect.catchTags({
-          AccessDenied: (d) => Effect.succeed(denied(d)),
-          DatabaseUnavailable: () => Effect.succeed(refuse(new KeyStoreUnavailable())),
-        }),
-        Effect.catchAllCause(internalError(requestId, dialect)),
-      ),
-    );
+    /** The access check with I/O (a key-store read, or a limiter that could not decide at once), on a fiber. */
+    const onFiber = (): Promise<Response> => {
+      // a key the cache does not know costs a key-store read: held to the address's allowance, concurrent or not
+      const release = access.isCached(secret, Date.now())
+        ? () => {}
+        : authFailures.beginLookup(address, secret ?? "", Date.now());
+      if (release === undefined) {
+        authThrottled.inc();
+        return Promise.resolve(refuse(new AuthThrottled({ waitMs: 1_000 })));
+      }
+      return run(
+        access.authorize(secret, family, spend, network).pipe(
+          Effect.ensuring(Effect.sync(release)),
+          // the program runs on this same fiber (its defects answered 500 below)
+          Effect.flatMap((grant) => {
+            const r = granted(grant);
+            return r instanceof Response ? Effect.succeed(r) : r;
+          }),
+          Effect.catchTags({
+            AccessDenied: (d) => Effect.succeed(denied(d)),
+            DatabaseUnavailable: () => Effect.succeed(refuse(new KeyStoreUnavailable())),
+          }),
+          Effect.catchAllCause(internalError(requestId, dialect)),
+        ),
+      );
+    };
+    // a cached key and a limiter with I/O (Redis): one round trip and no fiber, unless the limiter cannot decide
+    const later = access.authorizeAsync(secret, family, spend, Date.now(), network);
+    return later
+      ? later.then((g) => g instanceof AccessDenied ? denied(g) : respond(granted(g)), onFiber)
+      : onFiber();
   };
 
   return withHttpEdge({

@@ -267,6 +267,37 @@ const scenarios = (
         })
       ),
   });
+
+  Deno.test({
+    name:
+      `${name}: concurrent spends (batched in one script with Redis) grant exactly the limit, each with its use`,
+    ignore,
+    fn: () =>
+      run((a, b) =>
+        Effect.gen(function* () {
+          const both = (what: Spend) =>
+            Effect.all(
+              Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? a : b).consume("1", "FREE", what)),
+              { concurrency: "unbounded" },
+            );
+          const flood = yield* both("request");
+          const granted = flood.filter((d) => d.allowed);
+          assert.equal(granted.length, 5);
+          // with Redis each grant carries today's count with itself included: 1 to 5, once each
+          if (granted.every((d) => d.use)) {
+            assert.deepEqual(granted.map((d) => d.use!.requestsToday).sort(), [1, 2, 3, 4, 5]);
+          }
+          assert.deepEqual(yield* b.use("1"), { requestsToday: 5, submissionsLastHour: 0 });
+          yield* TestClock.adjust("1 second");
+          const subs = (yield* both("submission")).filter((d) => d.allowed);
+          assert.equal(subs.length, 3, "the hourly submissions, though the rate has room for 5");
+          if (subs.every((d) => d.use)) {
+            assert.deepEqual(subs.map((d) => d.use!.submissionsLastHour).sort(), [1, 2, 3]);
+          }
+          assert.deepEqual(yield* a.use("1"), { requestsToday: 8, submissionsLastHour: 3 });
+        })
+      ),
+  });
 };
 
 scenarios("memory", () => {
