@@ -11,7 +11,7 @@
  * the cursor were on the client's chain), and the client gets `backward` to it. A batch is used only if its last
  * block still exists after all its statements ran, so no statement saw a half-deleted block.
  */
-import { Effect, Fiber, Schema } from "effect";
+import { Context, Effect, Fiber, Schema } from "effect";
 import { ChainDatabases } from "@layers/chain_db.ts";
 import { ChainTips } from "@layers/chain_tips.ts";
 import type { Network } from "@schemas/network.ts";
@@ -82,6 +82,11 @@ export interface ChainSyncSession {
   ) => Effect.Effect<unknown, JsonRpcFailure, ChainSyncServices>;
   /** `inFlight`: how many nextBlock requests the client has pipelined (sizes the next batch). */
   readonly nextBlock: (inFlight: number) => Effect.Effect<unknown, JsonRpcFailure, ChainSyncServices>;
+  /**
+   * nextBlock's answer when it needs no I/O (a block already read, no rollback to announce), so a transport can
+   * give it without a fiber; undefined means "run nextBlock".
+   */
+  readonly nextBlockNow: (services: Context.Context<ChainTips>) => unknown;
 }
 
 export const makeChainSync = (network: Network): ChainSyncSession => {
@@ -155,6 +160,16 @@ export const makeChainSync = (network: Network): ChainSyncSession => {
       return { blocks: prefetched, tip, seen, alive };
     });
 
+  const forward = (next: Prefetched, known: PointRow | undefined) => {
+    cursor = next.point;
+    return { direction: "forward", block: next.block, tip: tipWith(next.point, known) };
+  };
+
+  const nextBlockNow: ChainSyncSession["nextBlockNow"] = (services) => {
+    if (rollBackTo || buffer.length === 0) return undefined;
+    return forward(buffer.shift()!, Context.get(services, ChainTips).get(network).current());
+  };
+
   const nextBlock: ChainSyncSession["nextBlock"] = (inFlight) =>
     Effect.gen(function* () {
       const { db, watch } = yield* services;
@@ -165,10 +180,7 @@ export const makeChainSync = (network: Network): ChainSyncSession => {
       }
       while (true) {
         const next = buffer.shift();
-        if (next) {
-          cursor = next.point;
-          return { direction: "forward", block: next.block, tip: tipWith(next.point, watch.current()) };
-        }
+        if (next) return forward(next, watch.current());
         const ahead = readAhead;
         readAhead = undefined;
         if (cursor && !(yield* Effect.mapError(blockExists(db.sql, cursor.id, cursor.hash), database))) {
@@ -192,5 +204,5 @@ export const makeChainSync = (network: Network): ChainSyncSession => {
       }
     });
 
-  return { findIntersection, nextBlock };
+  return { findIntersection, nextBlock, nextBlockNow };
 };

@@ -127,14 +127,19 @@ export const run = (
   );
 
 /**
- * The reply without I/O when there is one (a tip query with no upstream to relay it to); undefined means "run it"
- * (`run` above).
+ * The reply without I/O when there is one (a tip query with no upstream to relay it to, a block the chain-sync
+ * session has already read); undefined means "run it" (`run` above).
  */
 export const answerNow = (
   network: Network,
   request: Request,
+  session: ChainSyncSession,
   services: Context.Context<MethodServices>,
 ): Reply | undefined => {
+  if (request.method === "nextBlock") {
+    const result = session.nextBlockNow(services);
+    return result === undefined ? undefined : { method: request.method, id: request.id, result };
+  }
   const answer = tipQueries.get(request.method);
   if (answer === undefined || Context.get(services, NodeClients).get(network).relay) return undefined;
   return { method: request.method, id: request.id, result: answer(ledgerTipOf(services, network)) };

@@ -133,7 +133,7 @@ export const ogmiosWebSocket = (ctx: WebSocketContext): Response => {
     }
     if (decision) key = decision.key;
     if (isRefused(parsed)) return send(errorReply(method, id, parsed.failure));
-    const now = answerNow(ctx.network, parsed, ctx.services);
+    const now = answerNow(ctx.network, parsed, session, ctx.services);
     if (now) return send(now);
     const program = runRequest(ctx.network, parsed, session, chainSyncWaiting);
     // requests that may wait indefinitely end with the connection; the others end on their own
