@@ -72,7 +72,19 @@ const server = Deno.serve({
     log(`port open on ${address(hostname, port)}: /health answers, other routes 503 until started`),
 }, (request, info) => {
   inFlight++;
-  return handler(request, info).finally(() => {
+  let answer: ReturnType<Handler>;
+  try {
+    answer = handler(request, info);
+  } catch (error) { // the edge answers every failure; this keeps the count right should one escape it
+    if (--inFlight === 0) onIdle();
+    throw error;
+  }
+  // an answer known at once is done already: no promise to wait on
+  if (answer instanceof Response) {
+    if (--inFlight === 0) onIdle();
+    return answer;
+  }
+  return answer.finally(() => {
     if (--inFlight === 0) onIdle();
   });
 });

@@ -73,9 +73,11 @@ export const compressOnce = (response: Response, key: string): Response => {
 
 /** Adds a token to `Vary` once. */
 export const addVary = (headers: Headers, token: string) => {
-  const present = (headers.get("vary") ?? "").split(",").map((t) => t.trim().toLowerCase()).filter(Boolean);
+  const vary = headers.get("vary");
+  if (vary === null) return headers.set("vary", token); // most answers: nothing to merge with
+  const present = vary.split(",").map((t) => t.trim().toLowerCase()).filter(Boolean);
   if (present.includes("*") || present.includes(token.toLowerCase())) return;
-  headers.set("vary", [...present.length ? [headers.get("vary")!] : [], token].join(", "));
+  headers.set("vary", [...present.length ? [vary] : [], token].join(", "));
 };
 
 /**
@@ -83,25 +85,40 @@ export const addVary = (headers: Headers, token: string) => {
  * HEAD and already-encoded answers pass as they are. A compressed answer's weak ETag still names it: the same
  * representation, only encoded (strong ETags become weak, as they would behind nginx).
  */
-export const negotiateEncoding = async (request: Request, response: Response): Promise<Response> => {
+export const negotiateEncoding = (
+  request: Request,
+  response: Response,
+  contentType: string | null = response.headers.get("content-type"),
+): Response | Promise<Response> => {
   const { status, headers } = response;
   if (status === 304) addVary(headers, "Accept-Encoding"); // as the 200 it stands for
-  if (status < 200 || status === 204 || status === 304 || !isCompressible(headers.get("content-type"))) {
-    return response;
-  }
+  if (status < 200 || status === 204 || status === 304 || !isCompressible(contentType)) return response;
   addVary(headers, "Accept-Encoding");
-  const encoding = negotiate(request.headers.get("accept-encoding"));
+  const accepted = request.headers.get("accept-encoding");
+  if (!accepted) return response; // the answer as it is, without a promise (most API clients ask for none)
+  const encoding = negotiate(accepted);
   if (!encoding || request.method === "HEAD" || headers.has("content-encoding")) return response;
   const key = assetKeys.get(response);
   // a body known as text is not touched (reading `response.body` turns it into a stream, which Deno then sends
   // as a stream instead of in one piece)
   const text = key === undefined ? knownBody(response) : undefined;
   if (text === undefined && response.body === null) return response;
+  // a UTF-8 character takes at most 3 bytes: most small answers are known small without encoding them
+  if (text !== undefined && text.length * 3 < minimumBytes) return response;
+  return encoded(response, encoding, key, text);
+};
+
+/** The body in `encoding` (the answer as it is when it turns out smaller than `minimumBytes`). */
+const encoded = async (
+  response: Response,
+  encoding: Encoding,
+  key: string | undefined,
+  text: string | undefined,
+): Promise<Response> => {
+  const { status, headers } = response;
   const cached = key === undefined ? undefined : compressedAssets.get(`${encoding} ${key}`);
   let body: Bytes | ReadableStream<Bytes>;
   if (text !== undefined) {
-    // a UTF-8 character takes at most 3 bytes: most small answers are known small without encoding them
-    if (text.length * 3 < minimumBytes) return response;
     const bytes = encoder.encode(text);
     if (bytes.length < minimumBytes) return response;
     body = compressedStream(bytes, encoding);

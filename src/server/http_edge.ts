@@ -20,40 +20,65 @@ export interface EdgeSettings {
   readonly answered?: (request: Request, response: Response, requestId: string, ms: number) => void;
 }
 
+/** An answer now or later: most answers are known without I/O and go out without a promise or a microtask. */
+export type Answer = Response | Promise<Response>;
+
 /** Wraps a handler that receives the request's id; what it returns goes out decorated. */
 export const withHttpEdge = (
   settings: EdgeSettings,
-  handle: (request: Request, requestId: string, info?: Deno.ServeHandlerInfo) => Promise<Response>,
-) =>
-async (request: Request, info?: Deno.ServeHandlerInfo): Promise<Response> => {
-  const started = performance.now();
-  const requestId = requestIdOf(request);
-  let response: Response;
-  try {
-    response = await handle(request, requestId, info);
-  } catch { // the router turns failures into envelopes; this is the last guard
-    response = toResponse(new InternalFailure({ requestId }));
-  }
-  if (response.status === 101) {
-    // a WebSocket upgrade: Deno may hold its headers immutable
+  handle: (request: Request, requestId: string, info?: Deno.ServeHandlerInfo) => Answer,
+) => {
+  const { corsOrigins, hsts, answered } = settings;
+  /** Every header an answer gets, set in one pass; the encoding last, as it may replace the answer. */
+  const decorated = (request: Request, given: Response, requestId: string, started: number): Answer => {
+    let response = given;
+    const { headers } = response;
+    if (response.status === 101) {
+      // a WebSocket upgrade: Deno may hold its headers immutable
+      try {
+        headers.set(requestIdHeader, requestId);
+      } catch { /* the upgrade goes out without it */ }
+      answered?.(request, response, requestId, performance.now() - started);
+      return response;
+    }
     try {
-      response.headers.set(requestIdHeader, requestId);
-    } catch { /* the upgrade goes out without it */ }
-  } else {
-    try {
-      response.headers.set(requestIdHeader, requestId);
+      headers.set(requestIdHeader, requestId);
     } catch { // immutable headers (Response.redirect, a fetched answer): decorate a copy
       response = new Response(response.body, response);
       response.headers.set(requestIdHeader, requestId);
     }
+    const out = response.headers;
     // a refused body is not read to its end: the connection is not reused, and saying so lets a client stop
     // sending (Deno still reads and drops what keeps arriving before it closes; request_body.ts says more)
-    if (response.status === 413) response.headers.set("connection", "close");
-    withSecurityHeaders(response.headers);
-    if (settings.hsts !== undefined) response.headers.set("strict-transport-security", settings.hsts);
-    withCors(settings.corsOrigins, request, response.headers);
-    response = await negotiateEncoding(request, response);
-  }
-  settings.answered?.(request, response, requestId, performance.now() - started);
-  return response;
+    if (response.status === 413) out.set("connection", "close");
+    const contentType = out.get("content-type");
+    withSecurityHeaders(out, contentType);
+    if (hsts !== undefined) out.set("strict-transport-security", hsts);
+    withCors(corsOrigins, request, out);
+    const encoded = negotiateEncoding(request, response, contentType);
+    if (encoded instanceof Response) {
+      answered?.(request, encoded, requestId, performance.now() - started);
+      return encoded;
+    }
+    return encoded.then((r) => {
+      answered?.(request, r, requestId, performance.now() - started);
+      return r;
+    });
+  };
+  /** The router turns failures into envelopes; this is the last guard. */
+  const failed = (requestId: string) => toResponse(new InternalFailure({ requestId }));
+  return (request: Request, info?: Deno.ServeHandlerInfo): Answer => {
+    const started = performance.now();
+    const requestId = requestIdOf(request);
+    let answer: Answer;
+    try {
+      answer = handle(request, requestId, info);
+    } catch {
+      answer = failed(requestId);
+    }
+    return answer instanceof Response ? decorated(request, answer, requestId, started) : answer.then(
+      (r) => decorated(request, r, requestId, started),
+      () => decorated(request, failed(requestId), requestId, started),
+    );
+  };
 };

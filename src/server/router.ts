@@ -24,8 +24,8 @@ import type {
   Route,
   RouteContext,
 } from "@src/http/route.ts";
-import { readQuery, repeatedParameterMessage } from "@src/http/query_params.ts";
-import { rateLimitHeaders } from "@src/http/rate_limit_headers.ts";
+import { type QueryReading, readQuery, repeatedParameterMessage } from "@src/http/query_params.ts";
+import { setRateLimitHeaders } from "@src/http/rate_limit_headers.ts";
 import {
   AuthThrottled,
   InternalFailure,
@@ -38,14 +38,19 @@ import { toResponse } from "@src/rest/failures.ts";
 import { apiKeyOf, keyedCaching } from "./access_http.ts";
 import { makeAuthFailures } from "./auth_failures.ts";
 import { optionsAnswer } from "./cors.ts";
-import { withHttpEdge } from "./http_edge.ts";
+import { type Answer, withHttpEdge } from "./http_edge.ts";
 import { hstsValue } from "./security_headers.ts";
 import { makeRequestMetrics } from "./metrics_http.ts";
 import { makeRouteMatcher } from "./route_match.ts";
 import { dialectEdges, routes } from "./routes.ts";
 
 /** Deno.serve's handler; `info` gives the client's address (absent in callers that have none, e.g. tests). */
-export type Handler = (request: Request, info?: Deno.ServeHandlerInfo) => Promise<Response>;
+export type Handler = (request: Request, info?: Deno.ServeHandlerInfo) => Answer;
+
+const noForwarding = { xForwardedFor: null, forwarded: null };
+/** The last peer seen and its written form: a server's clients come back, and a benchmark is one peer. */
+let lastPeer = "";
+let lastOwn = "";
 
 /** The client's address: the socket's peer, or the client a trusted proxy names (client_address.ts). */
 const addressOf = (
@@ -55,6 +60,13 @@ const addressOf = (
 ): string => {
   const addr = info?.remoteAddr;
   if (!addr || !("hostname" in addr)) return "local";
+  // no proxy to believe: the peer's own address, written once per peer as clientAddressOf writes it
+  if (proxies.length === 0) {
+    if (addr.hostname !== lastPeer) {
+      lastOwn = clientAddressOf(lastPeer = addr.hostname, noForwarding, proxies);
+    }
+    return lastOwn;
+  }
   const { headers } = request;
   const forwarding = { xForwardedFor: headers.get("x-forwarded-for"), forwarded: headers.get("forwarded") };
   return clientAddressOf(addr.hostname, forwarding, proxies);
@@ -109,6 +121,16 @@ const ogmiosHealthQuirk = (url: URL): URL | undefined => {
   return new URL(`${url.pathname}/health`, url);
 };
 
+/**
+ * The path of a URL without a query whose path `new URL` would leave as it is (no dot segment, escape or
+ * character it would encode), read off the string; undefined for any other, which is parsed.
+ */
+const plainUrl = /^https?:\/\/[^/?#\\]*(\/[\w~/:@!$&'()*+,;=-]*)$/;
+const plainPathOf = (url: string): string | undefined => plainUrl.exec(url)?.[1];
+
+/** The reading of an absent query. */
+const noQuery = (): QueryReading => ({ ok: true, query: Object.create(null) });
+
 /** The routes whose path matches, in table order, with their decoded parameters (route_match.ts). */
 const match = makeRouteMatcher(routes);
 
@@ -128,25 +150,31 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
   const withLimitHeaders = (response: Response, grant: Grant) => {
     if (response.status === 101) return response; // a WebSocket upgrade's headers are fixed
     // an answer refused by a later budget (a JSON-RPC submission's) already describes that budget
-    if (!response.headers.has("x-ratelimit-limit")) {
-      for (const [k, v] of Object.entries(rateLimitHeaders(grant.limit))) response.headers.set(k, v);
-    }
-    keyedCaching(response.headers);
+    const { headers } = response;
+    if (!headers.has("x-ratelimit-limit")) setRateLimitHeaders(headers, grant.limit);
+    keyedCaching(headers);
     return response;
   };
 
-  const route = (request: Request, requestId: string, info?: Deno.ServeHandlerInfo): Promise<Response> => {
+  const route = (request: Request, requestId: string, info?: Deno.ServeHandlerInfo): Answer => {
     const address = addressOf(request, info, config.trustedProxies);
     if (debug) addresses.set(request, address);
     const run = <A>(effect: Effect.Effect<A, never, AppServices>) =>
       runtime.runPromise(asOneRequest(Effect.annotateLogs(effect, { requestId, clientAddress: address })));
-    const respond = (result: Program | Response): Promise<Response> =>
+    const respond = (result: Program | Response): Answer =>
       result instanceof Response
-        ? Promise.resolve(result)
+        ? result
         : run(Effect.catchAllCause(result, internalError(requestId, dialect)));
-    let url = new URL(request.url);
-    url = ogmiosHealthQuirk(url) ?? url;
-    const { key: keyInPath, pathname: asked } = splitKeyPath(url.pathname);
+    // a plain path is read off the URL string; anything `new URL` might rewrite (or a query) is parsed
+    const plain = plainPathOf(request.url);
+    let parsed: URL | undefined;
+    if (plain === undefined) {
+      const url = new URL(request.url);
+      parsed = ogmiosHealthQuirk(url) ?? url;
+    }
+    const urlOf = () => parsed ??= new URL(request.url);
+    const fullPath = plain ?? parsed!.pathname;
+    const { key: keyInPath, pathname: asked } = splitKeyPath(fullPath);
     // a dialect's paths merge repeated slashes as its own hosts do (Blaze asks Blockfrost for `/api/v0//txs/…`)
     const merged = asked.includes("//") ? asked.replace(/\/{2,}/g, "/") : asked;
     const dialect = dialectOf(merged);
@@ -154,37 +182,47 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
     const matched = match(pathname);
     const candidates = keyInPath === undefined ? matched : matched.filter((c) => c.route.keyInPath);
     if (candidates.length === 0) {
-      const path = redactedPath(url.pathname);
-      return Promise.resolve(
-        dialect
-          ? dialect.notFound(request.method, path)
-          : toResponse(new RouteNotFound({ method: request.method, path })),
-      );
+      const path = redactedPath(fullPath);
+      return dialect
+        ? dialect.notFound(request.method, path)
+        : toResponse(new RouteNotFound({ method: request.method, path }));
     }
     families.set(request, candidates[0]!.family); // 405 and OPTIONS count as the path's family
     const allow = [...new Set(candidates.map((c) => c.route.method))];
     if (request.method === "OPTIONS") {
-      return Promise.resolve(optionsAnswer(config.corsOrigins, request, allow));
+      return optionsAnswer(config.corsOrigins, request, allow);
     }
     const method = request.method === "HEAD" ? "GET" : request.method;
     const found = candidates.find((c) => c.route.method === method);
     if (!found) {
-      const path = redactedPath(url.pathname);
-      return Promise.resolve(
-        dialect
-          ? dialect.methodNotAllowed(request.method, path, allow)
-          : toResponse(new MethodNotAllowed({ method: request.method, path, allow })),
-      );
+      const path = redactedPath(fullPath);
+      return dialect
+        ? dialect.methodNotAllowed(request.method, path, allow)
+        : toResponse(new MethodNotAllowed({ method: request.method, path, allow }));
     }
     const { route, params } = found;
     if (found.family !== candidates[0]!.family) families.set(request, found.family);
     // one reading of the query for the key, the access check and the program: a repeated parameter is refused
-    const reading = readQuery(url);
-    if (!reading.ok) return Promise.resolve(repeated(route, reading.parameter, reading.count));
-    const input: RequestInput = { request, url, params, query: reading.query };
-    const secret = apiKeyOf(request, reading.query, keyInPath);
+    const reading = parsed ? readQuery(parsed) : noQuery();
+    if (!reading.ok) return repeated(route, reading.parameter, reading.count);
+    const { query } = reading;
+    // the URL object only for the routes that ask for it
+    const input: RequestInput = {
+      request,
+      get url() {
+        return urlOf();
+      },
+      params,
+      query,
+    };
+    const secret = apiKeyOf(request, query, keyInPath);
     const ctx = (grant: Grant | undefined): RouteContext => ({
-      ...input,
+      request,
+      get url() {
+        return urlOf();
+      },
+      params,
+      query,
       grant,
       secret,
       clientAddress: address,
@@ -195,9 +233,7 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
     });
     const prepared = prepareOf(route, input);
     if (route.access === "public") {
-      return Either.isLeft(prepared)
-        ? Promise.resolve(prepared.left)
-        : respond(prepared.right.run(ctx(undefined)));
+      return Either.isLeft(prepared) ? prepared.left : respond(prepared.right.run(ctx(undefined)));
     }
     const { family, spend } = route.access;
     const refuse = route.refuse ?? toResponse; // refusals in the route's own protocol
@@ -206,7 +242,7 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
     const waitMs = authFailures.blockedFor(address, Date.now());
     if (waitMs > 0) {
       authThrottled.inc();
-      return Promise.resolve(refuse(new AuthThrottled({ waitMs })));
+      return refuse(new AuthThrottled({ waitMs }));
     }
     const denied = (d: AccessDenied) => {
       // spent credits are the key owner's business, not a guess at keys
@@ -221,7 +257,7 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
     };
     // fast path: a cached key and an in-memory limiter decide without I/O
     const now = access.authorizeNow(secret, family, spend, Date.now(), network);
-    if (now instanceof AccessDenied) return Promise.resolve(denied(now));
+    if (now instanceof AccessDenied) return denied(now);
     if (now !== undefined) return respond(granted(now));
     /** The access check with I/O (a key-store read, or a limiter that could not decide at once), on a fiber. */
     const onFiber = (): Promise<Response> => {

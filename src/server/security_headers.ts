@@ -5,12 +5,15 @@
  */
 const noContent = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
-export const withSecurityHeaders = (headers: Headers) => {
+export const withSecurityHeaders = (
+  headers: Headers,
+  contentType: string | null = headers.get("content-type"),
+) => {
   headers.set("x-content-type-options", "nosniff");
   headers.set("x-frame-options", "DENY");
   if (!headers.has("content-security-policy")) headers.set("content-security-policy", noContent);
   // a page may ask for less strictness (the dashboard's forms need their Origin sent to this origin)
-  if (headers.get("content-type")?.startsWith("text/html") && !headers.has("referrer-policy")) {
+  if (contentType?.startsWith("text/html") && !headers.has("referrer-policy")) {
     headers.set("referrer-policy", "no-referrer");
   }
 };
