@@ -18,13 +18,16 @@ export const installationId: Effect.Effect<string, never, ServiceDatabase> = Eff
     ),
 );
 
+/** How long a new client's first commands wait for its connection. */
+const firstConnectionMs = 5_000;
+
 /** A client of the configured Redis, closed with the scope; none when no `REDIS_URL` is set. */
 export const sharedRedis = Effect.gen(function* () {
   const config = yield* AppConfig;
   if (Option.isNone(config.redisUrl)) return undefined;
   const url = Redacted.value(config.redisUrl.value);
   const { Redis } = yield* Effect.promise(() => import("ioredis"));
-  return yield* Effect.acquireRelease(
+  const client = yield* Effect.acquireRelease(
     Effect.sync((): Redis => {
       const client = new Redis(url, {
         maxRetriesPerRequest: 1,
@@ -36,4 +39,13 @@ export const sharedRedis = Effect.gen(function* () {
     }),
     (client) => Effect.promise(() => client.quit().then(() => {}, () => client.disconnect())),
   );
+  // without a queue, a command sent before the connection is up fails: the first ones wait for it (start-up has
+  // already seen Redis answer), so a newcomer learns the cluster's tip before reporting its own
+  yield* Effect.async<void>((resume) => {
+    if (client.status === "ready") return resume(Effect.void);
+    const ready = () => resume(Effect.void);
+    client.once("ready", ready);
+    return Effect.sync(() => client.off("ready", ready));
+  }).pipe(Effect.timeout(firstConnectionMs), Effect.ignore);
+  return client;
 });

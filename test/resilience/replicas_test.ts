@@ -169,13 +169,14 @@ Deno.test({
       };
 
       await t.step("both members in use, reads spread over both, the tip is theirs", async () => {
+        // start-up waits for one member; the other joins at a following round (a second at most)
+        const before = await healthWhen(base, "both in use", (m) => statesOf(m).join() === "in use,in use");
         const ready = await getJson(`${base}/ready`);
         assert.equal(ready.status, 200);
         assert.deepEqual(ready.body.members.mainnet.map((m: Member) => m.state), ["in use", "in use"]);
         assert.ok(
           ready.body.members.mainnet.every((m: Member) => !m.location.includes("postgres:postgres@")),
         );
-        const before = await healthWhen(base, "both in use", (m) => statesOf(m).join() === "in use,in use");
         assert.equal(before.tip.blockNo, seededTip);
         assert.deepEqual(await statsRound(10), Array(10).fill(seededTip));
         // stats are kept per tip, so reads come from blocks never asked before
