@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { ConfigProvider, Effect, LogLevel, Option, Redacted } from "effect";
 import { appConfig, describeConfigError } from "@layers/config.ts";
+import { cleanEnv } from "../support/clean_env.ts";
 
 const load = (env: Record<string, string>) =>
   Effect.runPromise(
@@ -190,7 +191,9 @@ for (const [name, value, expected] of bad) {
 Deno.test("the service refuses a bad setting at start with one clear line", async () => {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "src/main.ts"],
-    env: { PORT: "not-a-port", NO_COLOR: "1" },
+    // only this setting: another test file in this process may set service variables for a moment
+    clearEnv: true,
+    env: { ...cleanEnv(), PORT: "not-a-port", NO_COLOR: "1" },
     stdout: "piped",
     stderr: "piped",
   }).output();
