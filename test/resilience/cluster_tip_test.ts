@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { Effect } from "effect";
-import pg from "pg";
+import { onDatabase } from "../support/on_database.ts";
 import { seedDemoChainPostgres } from "@src/demo_chain/seed.ts";
 import { testDatabaseUrl } from "../support/databases.ts";
 import { createKey, redisUrl } from "../support/environment.ts";
@@ -22,16 +22,6 @@ const withDatabase = (name: string) => {
   const u = new URL(testDatabaseUrl!);
   u.pathname = `/${name}`;
   return u.toString();
-};
-
-const onDatabase = async <A>(url: string, f: (c: pg.Client) => Promise<A>): Promise<A> => {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    return await f(c);
-  } finally {
-    await c.end();
-  }
 };
 
 const admin = (text: string) => onDatabase(testDatabaseUrl!, (c) => c.query(text));

@@ -10,6 +10,7 @@
 import assert from "node:assert/strict";
 import { Effect } from "effect";
 import pg from "pg";
+import { onDatabase } from "../support/on_database.ts";
 import { seedDemoChainPostgres } from "@src/demo_chain/seed.ts";
 import { testDatabaseUrl } from "../support/databases.ts";
 import { createKey } from "../support/environment.ts";
@@ -57,16 +58,6 @@ const admin = async (text: string) => {
   await c.connect();
   try {
     return (await c.query(text)).rows;
-  } finally {
-    await c.end();
-  }
-};
-
-const onDatabase = async <A>(url: string, f: (c: pg.Client) => Promise<A>): Promise<A> => {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    return await f(c);
   } finally {
     await c.end();
   }

@@ -4,21 +4,11 @@
  * does not answer: 503, as without them.
  */
 import assert from "node:assert/strict";
-import pg from "pg";
+import { onDatabase } from "../support/on_database.ts";
 import { testDatabaseUrl } from "../support/databases.ts";
 import { createKey, createTestEnvironment } from "../support/environment.ts";
 import { startService } from "../support/service.ts";
 import { sleep } from "../support/private_servers.ts";
-
-const onDatabase = async <A>(url: string, f: (c: pg.Client) => Promise<A>): Promise<A> => {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    return await f(c);
-  } finally {
-    await c.end();
-  }
-};
 
 /** Blocks or allows new connections to database `name`, dropping those open when blocking. */
 const setConnections = (name: string, allowed: boolean) =>
