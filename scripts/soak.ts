@@ -228,6 +228,7 @@ const chainSync = (sessions: number) => {
           jsonrpc: "2.0",
           method: "findIntersection",
           params: { points: [{ slot: start.slot, id: start.hash }] },
+          id: "intersection",
         }));
       ws.onmessage = (e) => {
         const message = JSON.parse(String(e.data));
@@ -246,7 +247,7 @@ const chainSync = (sessions: number) => {
             done();
             return;
           }
-          for (let i = 0; i < want; i++) ws.send(JSON.stringify({ jsonrpc: "2.0", method: "nextBlock" }));
+          for (let i = 0; i < want; i++) ws.send(JSON.stringify({ jsonrpc: "2.0", method: "nextBlock", id: received + i }));
         }
       };
       ws.onerror = (e) => failed(`WebSocket error: ${(e as ErrorEvent).message ?? "unknown"}`);
