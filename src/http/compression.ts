@@ -93,18 +93,19 @@ export const negotiateEncoding = (
   const { status, headers } = response;
   if (status === 304) addVary(headers, "Accept-Encoding"); // as the 200 it stands for
   if (status < 200 || status === 204 || status === 304 || !isCompressible(contentType)) return response;
+  const key = assetKeys.get(response);
+  // a body known as text is not touched (reading `response.body` turns it into a stream, which Deno then sends
+  // as a stream instead of in one piece)
+  const text = key === undefined ? knownBody(response) : undefined;
+  // a UTF-8 character takes at most 3 bytes: most small answers are known small without encoding them, and go
+  // out the same whatever the client accepts, so they need no Vary either (one header less on most API answers)
+  if (text !== undefined && text.length * 3 < minimumBytes) return response;
   addVary(headers, "Accept-Encoding");
   const accepted = request.headers.get("accept-encoding");
   if (!accepted) return response; // the answer as it is, without a promise (most API clients ask for none)
   const encoding = negotiate(accepted);
   if (!encoding || request.method === "HEAD" || headers.has("content-encoding")) return response;
-  const key = assetKeys.get(response);
-  // a body known as text is not touched (reading `response.body` turns it into a stream, which Deno then sends
-  // as a stream instead of in one piece)
-  const text = key === undefined ? knownBody(response) : undefined;
   if (text === undefined && response.body === null) return response;
-  // a UTF-8 character takes at most 3 bytes: most small answers are known small without encoding them
-  if (text !== undefined && text.length * 3 < minimumBytes) return response;
   return encoded(response, encoding, key, text);
 };
 

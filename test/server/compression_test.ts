@@ -1,6 +1,7 @@
 /** Accept-Encoding negotiation and the cases compression must leave alone. */
 import assert from "node:assert/strict";
 import { minimumBytes, negotiate, negotiateEncoding } from "@src/http/compression.ts";
+import { withKnownBody } from "@src/http/known_body.ts";
 
 Deno.test("Accept-Encoding: q-values, *, identity and ties", () => {
   const cases: Array<[string | null, string | undefined]> = [
@@ -46,7 +47,12 @@ Deno.test("compression leaves 204, 304, HEAD, encoded, small and binary answers 
   const small = await negotiateEncoding(ask(), new Response('{"a":1}', { headers: json }));
   assert.equal(small.headers.get("content-encoding"), null);
   assert.equal(await small.text(), '{"a":1}');
+  // its size known only once read: it might have been compressed, so it varies
   assert.equal(small.headers.get("vary"), "Accept-Encoding");
+  const known = await negotiateEncoding(ask(), withKnownBody(new Response('{"a":1}', { headers: json }), '{"a":1}'));
+  assert.equal(known.headers.get("content-encoding"), null);
+  // known small: the same bytes whatever the client accepts, nothing for a cache to vary on
+  assert.equal(known.headers.get("vary"), null);
 });
 
 Deno.test("a compressed answer decodes to the same bytes, keeps its status and makes a strong ETag weak", async () => {

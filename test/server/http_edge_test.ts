@@ -400,8 +400,16 @@ Deno.test({
             const r = await fetch(`${base}${path}`, init);
             await r.body?.cancel();
             assert.equal(r.headers.get("x-content-type-options"), "nosniff", path);
-            assert.match(r.headers.get("content-security-policy") ?? "", /^default-src 'none'/, path);
+            // JSON is never rendered as a page under nosniff: no browser policy on API answers
+            assert.equal(r.headers.get("content-security-policy"), null, path);
+            assert.equal(r.headers.get("x-frame-options"), null, path);
           }
+          // anything else a browser could render keeps the policy that allows nothing
+          const css = await fetch(`${base}/docs/swagger-ui.css`);
+          await css.body?.cancel();
+          assert.match(css.headers.get("content-type") ?? "", /^text\/css/);
+          assert.match(css.headers.get("content-security-policy") ?? "", /^default-src 'none'/);
+          assert.equal(css.headers.get("x-frame-options"), "DENY");
         },
       );
     } finally {
