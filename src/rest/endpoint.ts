@@ -50,9 +50,9 @@ export interface EndpointAccess<P, Q> {
  * or ahead of the tip the service reports (a replica, an instance catching up with the cluster's shared tip, a
  * block the poll has not read yet) is answered but not kept, so a kept answer is always the reported tip's.
  */
-export interface PerTip<A> {
+export interface PerTip<A, P = unknown, Q = unknown> {
   readonly answers: TipAnswers;
-  readonly at: (value: A, tip: PointRow) => boolean;
+  readonly at: (value: A, tip: PointRow, decoded: Decoded<P, Q>) => boolean;
 }
 
 /**
@@ -61,7 +61,12 @@ export interface PerTip<A> {
  * runs and answers as it can (503 when the database does not answer). A value is kept only if the tip has not
  * moved while it was computed and it was computed at that tip.
  */
-const keptAnswer = <A>(perTip: PerTip<A>, network: Network, decoded: unknown, ctx: RouteContext) => {
+const keptAnswer = <A, P, Q>(
+  perTip: PerTip<A, P, Q>,
+  network: Network,
+  decoded: Decoded<P, Q>,
+  ctx: RouteContext,
+) => {
   if (chainDown(ctx.services, network) !== undefined) return undefined;
   const tips = Context.get(ctx.services, ChainTips).get(network);
   const tip = tips.current();
@@ -71,7 +76,7 @@ const keptAnswer = <A>(perTip: PerTip<A>, network: Network, decoded: unknown, ct
     answer: perTip.answers.get(network, tip.hash, key, Date.now()),
     keep: (answer: EncodedJson, value: A) => {
       if (
-        tips.current()?.hash === tip.hash && perTip.at(value, tip) &&
+        tips.current()?.hash === tip.hash && perTip.at(value, tip, decoded) &&
         chainDown(ctx.services, network) === undefined
       ) {
         perTip.answers.set(network, tip.hash, key, answer, Date.now());
@@ -88,7 +93,7 @@ export const serve = <X extends HttpApiEndpoint.HttpApiEndpoint.Any>(
   ) => Effect.Effect<SuccessOf<X>, RestFailure, AppServices>,
   headers: (value: SuccessOf<X>, input: EndpointInput<PathOf<X>, QueryOf<X>>) => Record<string, string> =
     () => ({}),
-  perTip?: PerTip<SuccessOf<X>>,
+  perTip?: PerTip<SuccessOf<X>, PathOf<X>, QueryOf<X>>,
 ): Route => {
   const codec = endpointCodec(endpoint);
   return {

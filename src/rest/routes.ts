@@ -112,6 +112,11 @@ export const restRoutes: ReadonlyArray<Route> = [
     explorerAccess(),
     ({ path, query }) => explorer.blocks(path.network, query.page, query.limit),
     () => ({ "cache-control": "public, max-age=5" }),
+    // kept encoded per tip when the page was read at the reported tip: its newest block is where the tip puts it
+    {
+      answers: makeTipAnswers(5_000),
+      at: (page, tip, { query }) => tip.height !== null && page.data[0]?.blockNo === tip.height - (query.page - 1) * query.limit,
+    },
   ),
   serve(
     api.block,
@@ -122,6 +127,8 @@ export const restRoutes: ReadonlyArray<Route> = [
       "cache-control": typeof path.id === "string" ? "public, max-age=86400" : "public, max-age=20",
       link: `</v2/explorer/${path.network}/block/${found.hash}/txs>; rel="transactions"`,
     }),
+    // kept encoded per tip when the block is at or below the reported tip (one the poll has not read yet is not)
+    { answers: makeTipAnswers(5_000), at: (found, tip) => tip.height !== null && found.blockNo <= tip.height },
   ),
   serve(
     api.blockTransactions,

@@ -1,5 +1,5 @@
 /**
- * Explorer stats are kept encoded per reported tip: a repeated request gets the same bytes and ETag (304 on
+ * Explorer stats (and the newest blocks page) are kept encoded per reported tip: a repeated request gets the same bytes and ETag (304 on
  * `If-None-Match`), a new block changes them, and (PostgreSQL) kept bytes are not served while the chain database
  * does not answer: 503, as without them.
  */
@@ -42,6 +42,17 @@ Deno.test({
         return { status: r.status, etag: r.headers.get("etag"), text };
       };
       const heightOf = (text: string) => JSON.parse(text).blockHeight as number;
+      // the newest blocks page and a block are kept per tip too (src/rest/routes.ts)
+      const newest = async () => {
+        const r = await fetch(`${service.base}/v2/explorer/mainnet/blocks?page=1&limit=5`, {
+          headers: { apikey: key },
+        });
+        const text = await r.text();
+        return { status: r.status, etag: r.headers.get("etag"), text };
+      };
+      const newestOf = (text: string) => JSON.parse(text).data[0].blockNo as number;
+      const pageBefore = await newest();
+      await newest(); // kept now, at the tip it was read at
 
       let first = await stats();
       await t.step("at one tip: the same bytes and ETag, 304 when the client holds them", async () => {
@@ -85,6 +96,17 @@ Deno.test({
           heightOf(next.text) <= health.networks.mainnet.tip.blockNo,
           "never ahead of the reported tip",
         );
+        // the kept page went with its tip: page 1 now starts at a block past the one it started at
+        let page = await newest();
+        for (let i = 0; i < 100 && newestOf(page.text) <= newestOf(pageBefore.text); i++) {
+          await sleep(100);
+          page = await newest();
+        }
+        assert.equal(page.status, 200, page.text);
+        assert.ok(newestOf(page.text) > newestOf(pageBefore.text), "page 1 follows the tip");
+        assert.notEqual(page.etag, pageBefore.etag);
+        const again = await newest();
+        if (newestOf(again.text) === newestOf(page.text)) assert.equal(again.text, page.text);
       });
 
       await t.step({
