@@ -8,7 +8,7 @@
  */
 import { Effect, Option } from "effect";
 import type { Network } from "@schemas/network.ts";
-import { parseExact, stringify } from "@src/domain/json.ts";
+import { parseExact, stringifyExact as stringify } from "@src/domain/json.ts";
 import { NodeRejected, type OgmiosError } from "@src/domain/errors.ts";
 import { Dependencies, waitFor } from "./dependencies.ts";
 import type { NodeClient } from "./node_client.ts";

@@ -16,7 +16,7 @@ import { ChainDatabases } from "@layers/chain_db.ts";
 import { ChainTips } from "@layers/chain_tips.ts";
 import type { Network } from "@schemas/network.ts";
 import { isHash32 } from "@src/domain/cardano_ids.ts";
-import { stringify } from "@src/domain/json.ts";
+import { stringifyExact as stringify } from "@src/domain/json.ts";
 import {
   blockBefore,
   blockExists,

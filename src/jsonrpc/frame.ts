@@ -8,7 +8,7 @@
  * service write its own bulk back.
  */
 import type { OgmiosError } from "@src/domain/errors.ts";
-import { parseExact, stringify } from "@src/domain/json.ts";
+import { parseExact, stringifyExact as stringify } from "@src/domain/json.ts";
 import { InvalidParams, InvalidRequest, ParseError } from "./protocol_errors.ts";
 
 export type JsonRpcId = unknown;
