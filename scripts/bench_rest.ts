@@ -96,10 +96,11 @@ const direct = (work: (i: number) => Effect.Effect<unknown, unknown>) =>
 
 const scope = Effect.runSync(Scope.make());
 const sql = await Effect.runPromise(
-  makePgSqlClient({ url: databaseUrl, maxConnections: connections, readOnly: true }).pipe(
-    Scope.extend(scope),
-    Effect.provide(Reactivity.layer),
-  ),
+  makePgSqlClient({ url: databaseUrl, maxConnections: connections, readOnly: true, prepareMarked: true })
+    .pipe(
+      Scope.extend(scope),
+      Effect.provide(Reactivity.layer),
+    ),
 );
 const admin = new pg.Client({ connectionString: databaseUrl });
 await admin.connect();
