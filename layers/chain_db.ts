@@ -62,6 +62,7 @@ const openPostgres = (network: Network, url: Redacted.Redacted<string>) =>
     readOnly: true,
     maxConnections: 16,
     applicationName: `cardano-data-service/${network}`,
+    prepareMarked: true,
   });
 
 const postgresChain = (network: Network, url: Redacted.Redacted<string>) =>

@@ -11,6 +11,7 @@ import { Effect, type Scope } from "effect";
 import pg from "pg";
 import { textParsers } from "./sql_types.ts";
 import { AcquireTimer, registerPoolUse } from "./pool_use.ts";
+import { prepareMarkedStatements } from "./pg_prepared.ts";
 
 export interface PgClientOptions {
   readonly url: string;
@@ -23,6 +24,8 @@ export interface PgClientOptions {
   readonly connectTimeoutMs?: number;
   /** Sessions without JIT compilation: short statements whose estimates are far above what they read. */
   readonly noJit?: boolean;
+  /** Prepare the statements marked `/* prepared *\/` once per connection (./pg_prepared.ts): real PostgreSQL only. */
+  readonly prepareMarked?: boolean;
 }
 
 const byteaParser = (text: string): Uint8Array => {
@@ -84,6 +87,7 @@ export const makePgSqlClient = (
               connectionTimeoutMillis: o.connectTimeoutMs ?? 5_000,
             });
             pool.on("error", () => {});
+            if (o.prepareMarked) prepareMarkedStatements(pool);
             try {
               await pool.query("select 1");
             } catch (cause) {

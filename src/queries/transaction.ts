@@ -243,12 +243,17 @@ const outputs = (sql: SqlClient, spent: SpentTracking, table: "tx_out" | "collat
 const tickerOfP = (sql: SqlClient) =>
   sql`(select o.ticker_name from off_chain_pool_data o where o.pool_id = p.id order by o.id desc limit 1)`;
 
-/** The certificates' rows (CertRow), of every kind, in cert_index order. */
+/**
+ * The certificates' rows (CertRow), of every kind, in cert_index order; `deposit` what a stake registration (its
+ * epoch's key_deposit when db-sync wrote none) or a pool registration paid, a DRep certificate's signed deposit.
+ */
 const certificateRows = (sql: SqlClient) =>
   sql`
     (select coalesce(json_agg(c order by c."certIndex"), '[]'::json) from (
       select 'stake_registration' as kind, r.cert_index as "certIndex", a.view as "stakeAddress",
-             null::text as "poolId", null::text as "poolTicker", r.epoch_no::int as epoch, null::text as deposit
+             null::text as "poolId", null::text as "poolTicker", r.epoch_no::int as epoch,
+             coalesce(r.deposit, (select p.key_deposit from epoch_param p where p.epoch_no = r.epoch_no))::text
+               as deposit
       from stake_registration r join stake_address a on a.id = r.addr_id where r.tx_id = x.id
       union all
       select 'stake_deregistration', r.cert_index, a.view, null, null, r.epoch_no::int, null
@@ -263,7 +268,7 @@ const certificateRows = (sql: SqlClient) =>
       from delegation_vote r join stake_address a on a.id = r.addr_id where r.tx_id = x.id
       union all
       select 'pool_registration', r.cert_index, null, p.view, ${tickerOfP(sql)},
-             r.active_epoch_no::int, null
+             r.active_epoch_no::int, r.deposit::text
       from pool_update r join pool_hash p on p.id = r.hash_id where r.registered_tx_id = x.id
       union all
       select 'pool_retirement', r.cert_index, null, p.view, ${tickerOfP(sql)},
@@ -274,15 +279,20 @@ const certificateRows = (sql: SqlClient) =>
       from drep_registration r where r.tx_id = x.id
     ) c)`;
 
-/** The deposits the transaction's certificates and proposals paid (see the module comment), in lovelace. */
-const depositsPaid = (sql: SqlClient) =>
-  sql`
-    (coalesce((select sum(coalesce(r.deposit, (select p.key_deposit from epoch_param p
-                                                      where p.epoch_no = r.epoch_no)))
-                      from stake_registration r where r.tx_id = x.id), 0)
-          + coalesce((select sum(u.deposit) from pool_update u where u.registered_tx_id = x.id), 0)
-          + coalesce((select sum(d.deposit) from drep_registration d where d.tx_id = x.id and d.deposit > 0), 0)
-          + coalesce((select sum(g.deposit) from gov_action_proposal g where g.tx_id = x.id), 0))::text`;
+/** The deposits the transaction's proposals paid, in lovelace (its certificates' are in their rows). */
+const proposalDeposits = (sql: SqlClient) =>
+  sql`coalesce((select sum(g.deposit) from gov_action_proposal g where g.tx_id = x.id), 0)::text`;
+
+/**
+ * The deposits the transaction paid (see the module comment): its certificates' from their rows (read once, for
+ * the certificates and for this), then its proposals'.
+ */
+const depositsPaid = (certRows: ReadonlyArray<CertRow>, proposals: string): bigint =>
+  certRows.reduce(
+    (sum, r) =>
+      r.deposit !== null && (r.kind !== "drep" || !r.deposit.startsWith("-")) ? sum + BigInt(r.deposit) : sum,
+    BigInt(proposals),
+  );
 
 /** deposit (paid) and depositRefund (returned) from the paid sum and the net: deposit - depositRefund = net. */
 export const splitDeposit = (paid: bigint, net: bigint): { deposit: string; depositRefund: string } => {
@@ -539,7 +549,7 @@ interface ReadRow extends HeaderRow {
   readonly withdrawalRows: ReadonlyArray<Withdrawal>;
   readonly mintRows: ReadonlyArray<{ policyId: string; assetNameHex: string; quantity: string }>;
   readonly metadataRows: ReadonlyArray<{ key: string; json: unknown }>;
-  readonly paid: string;
+  readonly proposalDeposits: string;
   readonly referenceRows?: ReadonlyArray<InputRow>;
   readonly collateralOutputRows?: ReadonlyArray<OutputRow>;
   readonly redeemerRows?: ReadonlyArray<Redeemer>;
@@ -551,10 +561,12 @@ interface ReadRow extends HeaderRow {
  * One statement for the whole transaction, built in the database: the header by unique_tx, every list a
  * correlated json_agg over its index lookup by the transaction's id (one round trip instead of about ten; the
  * embedded database runs one statement at a time). A failed transaction's collateral is what it consumed (its
- * tx_in rows), so its collateral lists are empty here.
+ * tx_in rows), so its collateral lists are empty here. Prepared (layers/pg_prepared.ts): planning its ~30
+ * subplans cost more than running them (PostgreSQL CPU per read 7-38 ms unprepared, about 2 ms prepared), and a
+ * lookup by a unique hash has one plan.
  */
 const readStatement = (sql: SqlClient, hash: string, spentTracking: SpentTracking, detail: boolean) =>
-  sql<ReadRow>`
+  sql<ReadRow>`/* prepared */
     select ${headerColumns(sql)},
            ${consumed(sql, spentTracking)} as "spentRows",
            ${outputs(sql, spentTracking, "tx_out")} as "outputRows",
@@ -563,7 +575,7 @@ const readStatement = (sql: SqlClient, hash: string, spentTracking: SpentTrackin
            ${withdrawals(sql)} as "withdrawalRows",
            ${mints(sql)} as "mintRows",
            ${metadata(sql)} as "metadataRows",
-           ${depositsPaid(sql)} as paid
+           ${proposalDeposits(sql)} as "proposalDeposits"
            ${
     detail
       ? sql`, ${referencedInputs(sql, "reference")} as "referenceRows",
@@ -582,8 +594,7 @@ const readTransaction = (sql: SqlClient, hash: string, spentTracking: SpentTrack
     if (!hashPattern.test(hash)) return undefined;
     const [h] = yield* readStatement(sql, hash.toLowerCase(), spentTracking, detail);
     if (!h) return undefined;
-    const { spentRows, outputRows, collateralRows, certRows, withdrawalRows, mintRows, metadataRows, paid } =
-      h;
+    const { spentRows, outputRows, collateralRows, certRows, withdrawalRows, mintRows, metadataRows } = h;
     const inputs = h.validContract ? spentRows.map(toInput) : [];
     const collateral = h.validContract ? collateralRows.map(toInput) : spentRows.map(toInput);
     const genesis = h.blockNo === null;
@@ -597,7 +608,7 @@ const readTransaction = (sql: SqlClient, hash: string, spentTracking: SpentTrack
       fee: h.fee,
       totalOutput: h.totalOutput,
       ...splitDeposit(
-        BigInt(paid ?? "0"),
+        depositsPaid(certRows, h.proposalDeposits),
         BigInt(h.deposit ?? depositFromBalance(h, spentRows, withdrawalRows, spentTracking)),
       ),
       size: h.size,

@@ -95,6 +95,29 @@ Deno.test({
   },
 });
 
+Deno.test({
+  name: "PostgreSQL prepares the statements marked /* prepared */ once per connection, and only those",
+  ignore: !testDatabaseUrl,
+  fn: async () => {
+    await run(Effect.gen(function* () {
+      // one connection: the session that prepared is the one asked
+      const sql = yield* makePgSqlClient({ url: testDatabaseUrl!, maxConnections: 1, prepareMarked: true });
+      for (const n of [1, 2, 3]) {
+        const [marked] = yield* sql<{ n: number }>`/* prepared */ select ${n}::int4 + 1 as n`;
+        assert.equal(marked?.n, n + 1);
+        const [values] = yield* sql`/* prepared */ select ${n}::int4 as n`.values;
+        assert.deepEqual(values, [n]);
+        yield* sql`select ${n}::int4 as unmarked`;
+      }
+      const prepared = yield* sql<{ statement: string }>`select statement from pg_prepared_statements`;
+      assert.deepEqual(prepared.map((p) => p.statement.replace(/\$1/, "?")).sort(), [
+        "/* prepared */ select ?::int4 + 1 as n",
+        "/* prepared */ select ?::int4 as n",
+      ]);
+    }));
+  },
+});
+
 Deno.test("an unreachable PostgreSQL fails with a clear message, not a hang", async () => {
   const result = await run(Effect.either(makePgSqlClient({ url: "postgres://nobody@127.0.0.1:1/none" })));
   assert.equal(result._tag, "Left");
