@@ -56,20 +56,20 @@ const isDemoChain = (sql: SqlClient) =>
 const describeFailure = (network: Network, location: string) => (e: SqlError | DbSyncUnsupported) =>
   new ChainDatabaseError(`${network} chain database (${location}): ${e.message}`);
 
-const openPostgres = (network: Network, url: Redacted.Redacted<string>) =>
+const openPostgres = (network: Network, url: Redacted.Redacted<string>, prepared: boolean) =>
   makePgSqlClient({
     url: Redacted.value(url),
     readOnly: true,
     maxConnections: 16,
     applicationName: `cardano-data-service/${network}`,
-    prepareMarked: true,
+    prepareMarked: prepared,
   });
 
-const postgresChain = (network: Network, url: Redacted.Redacted<string>) =>
+const postgresChain = (network: Network, url: Redacted.Redacted<string>, prepared: boolean) =>
   waitFor(
     `${network} chain database`,
     scopedAttempt(Effect.gen(function* () {
-      const sql = yield* openPostgres(network, url);
+      const sql = yield* openPostgres(network, url, prepared);
       const dbSync = yield* detectDbSync(sql);
       const demoChain = yield* isDemoChain(sql);
       return { sql, dbSync, demoChain };
@@ -98,6 +98,7 @@ const replicatedChain = (
   network: Network,
   urls: ReadonlyArray<Redacted.Redacted<string>>,
   maxLagBlocks: number,
+  prepared: boolean,
 ) =>
   Effect.gen(function* () {
     const board = yield* Effect.serviceOption(Dependencies);
@@ -110,7 +111,7 @@ const replicatedChain = (
           urls,
           maxLagBlocks,
           open: (url) =>
-            Effect.tap(openPostgres(network, url), (sql) =>
+            Effect.tap(openPostgres(network, url, prepared), (sql) =>
               Effect.mapError(detectDbSync(sql), (e) =>
                 new SqlError({ cause: e, message: e.message }))),
           report: (unavailable) => {
@@ -222,11 +223,11 @@ export const ChainDatabasesLive: Layer.Layer<ChainDatabases, ChainDatabaseError,
       return urls.length > 1
         ? phase(
           `${network} chain database: connect`,
-          () => replicatedChain(network, urls, config.replicaMaxLagBlocks),
+          () => replicatedChain(network, urls, config.replicaMaxLagBlocks, config.chainPreparedStatements),
           { network },
         )
         : urls.length === 1
-        ? phase(`${network} chain database: connect`, () => postgresChain(network, urls[0]!), { network })
+        ? phase(`${network} chain database: connect`, () => postgresChain(network, urls[0]!, config.chainPreparedStatements), { network })
         : waitFor(`${network} chain database`, embeddedChain(network, config.dataDir), {
           transient: () => false,
         });

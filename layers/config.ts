@@ -25,6 +25,8 @@ export interface AppConfigShape {
   readonly serviceDatabaseUrl: Option.Option<Redacted.Redacted<string>>;
   /** How many blocks a chain database's member may trail the most advanced one before it is taken out of use. */
   readonly replicaMaxLagBlocks: number;
+  /** Statements marked `/* prepared *\/` prepared once per chain database connection (layers/pg_prepared.ts). */
+  readonly chainPreparedStatements: boolean;
   readonly redisUrl: Option.Option<Redacted.Redacted<string>>;
   readonly logLevel: LogLevel.LogLevel;
   /** The `<PREFIX>` of new API keys. */
@@ -365,6 +367,19 @@ const hstsMaxAge = Config.string("HSTS_MAX_AGE").pipe(
   ),
 );
 
+/**
+ * Off where connections are not sessions of their own (a PgBouncer in transaction mode before 1.21, or without
+ * `max_prepared_statements`): a prepared statement would then meet a server session that never saw it.
+ */
+const chainPreparedStatements = Config.string("CHAIN_PREPARED_STATEMENTS").pipe(
+  Config.withDefault("true"),
+  Config.mapOrFail((text) =>
+    ["true", "false"].includes(text.trim().toLowerCase())
+      ? Either.right(text.trim().toLowerCase() === "true")
+      : Either.left(invalid("CHAIN_PREPARED_STATEMENTS", `expected true or false, got "${text}"`))
+  ),
+);
+
 const mailFrom = Config.string("MAIL_FROM").pipe(
   Config.withDefault(""),
   Config.mapOrFail((text) =>
@@ -381,6 +396,7 @@ const settings = Config.all({
   networks: Config.all({ mainnet: networkConfig("MAINNET"), preprod: networkConfig("PREPROD") }),
   serviceDatabaseUrl: postgresUrl("SERVICE_DATABASE_URL"),
   replicaMaxLagBlocks: wholeNumberIn("REPLICA_MAX_LAG_BLOCKS", 5, 0, 100_000, "blocks"),
+  chainPreparedStatements,
   redisUrl: secretUrl("REDIS_URL", ["redis:", "rediss:"]),
   logLevel,
   apiKeyPrefix,

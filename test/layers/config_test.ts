@@ -105,7 +105,7 @@ Deno.test("config reads every variable and keeps secrets redacted", async () => 
   assert.equal(Option.getOrThrow(c.networks.preprod.ogmiosUrl), "wss://ogmios.example:443");
 });
 
-Deno.test("SMTP_URL, PUBLIC_URL, COOKIE_SECURE, MAIL_FROM, HSTS_MAX_AGE: defaults; Secure follows https", async () => {
+Deno.test("SMTP_URL, PUBLIC_URL, COOKIE_SECURE, MAIL_FROM, HSTS_MAX_AGE, CHAIN_PREPARED_STATEMENTS: defaults; Secure follows https", async () => {
   const off = await load({});
   assert.ok(off._tag === "Right");
   if (off._tag !== "Right") return;
@@ -113,6 +113,9 @@ Deno.test("SMTP_URL, PUBLIC_URL, COOKIE_SECURE, MAIL_FROM, HSTS_MAX_AGE: default
   assert.equal(off.right.cookieSecure, false);
   assert.equal(off.right.mailFrom, "cardano-data-service <noreply@localhost>");
   assert.equal(off.right.hstsMaxAge, 31_536_000);
+  assert.equal(off.right.chainPreparedStatements, true);
+  const unprepared = await load({ CHAIN_PREPARED_STATEMENTS: "false" });
+  assert.equal(unprepared._tag === "Right" && unprepared.right.chainPreparedStatements, false);
   const noHsts = await load({ HSTS_MAX_AGE: "0" });
   assert.equal(noHsts._tag === "Right" && noHsts.right.hstsMaxAge, 0);
   const on = await load({
@@ -137,6 +140,7 @@ const bad: ReadonlyArray<[string, string, RegExp]> = [
   ["SMTP_URL", "http://mail", /^SMTP_URL: expected a smtp: or smtps:\/\/ URL/],
   ["PUBLIC_URL", "ftp://data.example", /^PUBLIC_URL: /],
   ["COOKIE_SECURE", "maybe", /^COOKIE_SECURE: expected true or false/],
+  ["CHAIN_PREPARED_STATEMENTS", "no", /^CHAIN_PREPARED_STATEMENTS: expected true or false, got "no"$/],
   [
     "HSTS_MAX_AGE",
     "a year",
