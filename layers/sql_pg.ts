@@ -11,6 +11,7 @@ import { Effect, type Scope } from "effect";
 import pg from "pg";
 import { textParsers } from "./sql_types.ts";
 import { AcquireTimer, registerPoolUse } from "./pool_use.ts";
+import { isPrepared } from "@src/queries/prepared.ts";
 
 export interface PgClientOptions {
   readonly url: string;
@@ -64,6 +65,28 @@ const timeAcquisitions = (pool: pg.Pool, timer: AcquireTimer): void => {
   }) as typeof pool.connect;
 };
 
+/** One name per statement text, the same on every connection (node-postgres prepares it once per connection). */
+const statementNames = new Map<string, string>();
+
+/**
+ * Sends the statements marked `prepared` (src/queries/prepared.ts) as named ones: each connection parses them
+ * once and PostgreSQL moves to a generic plan after five executions, instead of planning every request.
+ */
+const keepPrepared = (client: pg.PoolClient): void => {
+  const query = client.query.bind(client) as (...args: Array<unknown>) => unknown;
+  client.query = ((config: unknown, ...rest: Array<unknown>) => {
+    if (typeof config !== "string" || !Array.isArray(rest[0]) || !isPrepared(config)) {
+      return query(config, ...rest);
+    }
+    let name = statementNames.get(config);
+    if (name === undefined) {
+      name = `cds_${statementNames.size + 1}`;
+      statementNames.set(config, name);
+    }
+    return query({ name, text: config, values: rest[0] }, ...rest.slice(1));
+  }) as typeof client.query;
+};
+
 /** Opens a pool, checks it answers, and closes it with the scope. */
 export const makePgSqlClient = (
   o: PgClientOptions,
@@ -84,6 +107,7 @@ export const makePgSqlClient = (
               connectionTimeoutMillis: o.connectTimeoutMs ?? 5_000,
             });
             pool.on("error", () => {});
+            pool.on("connect", keepPrepared);
             try {
               await pool.query("select 1");
             } catch (cause) {

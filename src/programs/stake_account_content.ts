@@ -24,16 +24,18 @@ export const stakeAccountContent = Effect.fn("stakeAccount.content")(
   function* (address: string, network: Network) {
     const { hashRaw } = yield* decodedOr("stake_address", decodeStakeAddress(address, network));
     const db = (yield* ChainDatabases).get(network);
-    const history = yield* atTip(
-      network,
-      `stake-account-history:${hashRaw}`,
-      stakeAccountHistory(db.sql, hashRaw).pipe(Effect.mapError(fromSql(network))),
-    );
-    if (!history) return yield* notSeen(address, network);
-    const [state, ledger] = yield* Effect.all([
+    // the three reads at once: an account asked for is nearly always known, so waiting for the history first
+    // only added a round trip
+    const [history, state, ledger] = yield* Effect.all([
+      atTip(
+        network,
+        `stake-account-history:${hashRaw}`,
+        stakeAccountHistory(db.sql, hashRaw).pipe(Effect.mapError(fromSql(network))),
+      ),
       stakeAccount(address, network),
       atTip(network, `reward-account:${hashRaw}`, registeredRewardAccounts(network, [hashRaw])),
-    ]);
+    ], { concurrency: "unbounded" });
+    if (!history) return yield* notSeen(address, network);
     const drep = ledger[0];
     return {
       stakeAddress: address.toLowerCase(),

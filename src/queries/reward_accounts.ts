@@ -23,7 +23,7 @@ export const rewardAccounts = (
   sql: SqlClient,
   hashesRaw: ReadonlyArray<string>,
 ): Effect.Effect<ReadonlyArray<RewardAccountRow>, SqlError> =>
-  sql<RewardAccountRow>`
+  sql<RewardAccountRow>`/* prepared */
     with tip as (select epoch_no from block where block_no is not null order by id desc limit 1),
          wanted as (select s.* from stake_address s
                     where s.hash_raw in (select decode(h, 'hex') from unnest(${hashesRaw as Array<

@@ -39,7 +39,7 @@ export const stakeAccount = (
   utxoBalance?: string,
 ): Effect.Effect<StakeAccount, SqlError> =>
   Effect.map(
-    sql<{ registered: boolean; poolId: string | null; rewards: string; utxo: string }>`
+    sql<{ registered: boolean; poolId: string | null; rewards: string; utxo: string }>`/* prepared */
       with tip as (select epoch_no from block where block_no is not null order by id desc limit 1),
            acct as (select id from stake_address where hash_raw = decode(${hashRawHex}, 'hex')),
            reg as (select r.tx_id, r.cert_index from stake_registration r where r.addr_id = (select id from acct)

@@ -27,7 +27,7 @@ export const stakeAccountHistory = (
   hashRawHex: string,
 ): Effect.Effect<StakeAccountHistory | undefined, SqlError> =>
   Effect.map(
-    sql<StakeAccountHistory>`
+    sql<StakeAccountHistory>`/* prepared */
       with tip as (select epoch_no from block where block_no is not null order by id desc limit 1),
            acct as (select id from stake_address where hash_raw = decode(${hashRawHex}, 'hex'))
       select (select b.epoch_no from tx t join block b on b.id = t.block_id
