@@ -18,10 +18,9 @@ import { latestEpochParams } from "@src/queries/protocol_parameters.ts";
 import { blockById, recentBlocks } from "@src/queries/blocks.ts";
 import { epochFigures, tipPosition } from "@src/queries/network_stats.ts";
 import { poolInfo } from "@src/queries/pool.ts";
-import { stakeAccount } from "@src/queries/stake_account.ts";
+import { stakeAccount, stakeAccountInFull } from "@src/queries/stake_account.ts";
 import { transactionByHash, transactionDetailByHash } from "@src/queries/transaction.ts";
 import { addressUtxos, addressUtxoWalk } from "@src/queries/address.ts";
-import { stakeAccountHistory } from "@src/queries/stake_account_history.ts";
 import { addressSummary, addressSummarySince } from "@src/queries/address_summary.ts";
 import { dreps } from "@src/queries/dreps.ts";
 import { decodeAddress } from "@src/domain/cardano_ids.ts";
@@ -314,7 +313,7 @@ const cases: Array<Case> = [
     path: stakeKeys.map((k) => `/api/v0/accounts/${k.split(" ")[0]}`),
     direct: (s, i) => {
       const hex = stakeKeys[i % stakeKeys.length]!.split(" ")[1]!;
-      return Effect.zip(stakeAccountHistory(s, hex), stakeAccount(s, hex, spentTracking));
+      return stakeAccountInFull(s, hex, spentTracking);
     },
   },
   {

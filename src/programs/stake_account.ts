@@ -13,19 +13,22 @@ import { atTip } from "./at_tip.ts";
 import { AddressSummaries } from "@layers/address_summaries.ts";
 import { decodedOr, fromSql } from "@src/domain/errors.ts";
 
+/** The unspent outputs' sum of a stake address, from its kept summary. */
+export const stakeOutputsBalance = (address: string, network: Network) =>
+  Effect.flatMap(AddressSummaries, (summaries) =>
+    Effect.map(
+      summaries.get(network, { text: address.toLowerCase(), paymentCred: null }),
+      (outputs) => outputs?.balance ?? "0",
+    ));
+
 /** `network` is `stakeAddressNetwork(address)`, which the route resolved once for the access check. */
 export const stakeAccount = Effect.fn("stakeAccount.get")(function* (address: string, network: Network) {
   const { hashRaw } = yield* decodedOr("address", decodeStakeAddress(address, network));
   const db = (yield* ChainDatabases).get(network);
-  const outputs = yield* (yield* AddressSummaries).get(network, {
-    text: address.toLowerCase(),
-    paymentCred: null,
-  });
+  const balance = yield* stakeOutputsBalance(address, network);
   return yield* atTip(
     network,
     `stake-account:${hashRaw}`,
-    query(db.sql, hashRaw, db.dbSync.spentTracking, outputs?.balance ?? "0").pipe(
-      Effect.mapError(fromSql(network)),
-    ),
+    query(db.sql, hashRaw, db.dbSync.spentTracking, balance).pipe(Effect.mapError(fromSql(network))),
   );
 });

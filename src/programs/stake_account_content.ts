@@ -1,8 +1,9 @@
 /**
  * A stake account in full (Blockfrost's `/accounts/{stake_address}` and its addresses): the current state as
  * `/api/public/stake-account` gives it (./stake_account.ts: registration, pool, withdrawable rewards, controlled
- * stake), its DRep (the ledger's reward-account view, ./ledger/reward_accounts.ts), what it received and withdrew
- * over its life (src/queries/stake_account_history.ts). An account the chain has never seen is not found.
+ * stake), its DRep (the ledger's reward-account view, as ./ledger/reward_accounts.ts reads it), what it received
+ * and withdrew over its life (src/queries/stake_account_history.ts), in one statement (stakeAccountInFull). An
+ * account the chain has never seen is not found.
  */
 import { Effect } from "effect";
 import { ChainDatabases } from "@layers/chain_db.ts";
@@ -12,10 +13,9 @@ import { decodedOr, fromSql, NotFoundError } from "@src/domain/errors.ts";
 import { drepIdCip129 } from "@src/queries/dreps.ts";
 import type { PageOptions } from "@src/queries/page_options.ts";
 import { stakeAccountAddresses as addressesQuery } from "@src/queries/stake_account_addresses.ts";
-import { stakeAccountHistory } from "@src/queries/stake_account_history.ts";
+import { stakeAccountInFull } from "@src/queries/stake_account.ts";
 import { atTip } from "./at_tip.ts";
-import { registeredRewardAccounts } from "./ledger/reward_accounts.ts";
-import { stakeAccount } from "./stake_account.ts";
+import { stakeOutputsBalance } from "./stake_account.ts";
 
 const notSeen = (address: string, network: Network) =>
   new NotFoundError({ message: `The stake account ${address} has never been seen on ${network}` });
@@ -24,26 +24,20 @@ export const stakeAccountContent = Effect.fn("stakeAccount.content")(
   function* (address: string, network: Network) {
     const { hashRaw } = yield* decodedOr("stake_address", decodeStakeAddress(address, network));
     const db = (yield* ChainDatabases).get(network);
-    const history = yield* atTip(
+    const balance = yield* stakeOutputsBalance(address, network);
+    const { state, history, drep } = yield* atTip(
       network,
-      `stake-account-history:${hashRaw}`,
-      stakeAccountHistory(db.sql, hashRaw).pipe(Effect.mapError(fromSql(network))),
+      `stake-account-in-full:${hashRaw}`,
+      stakeAccountInFull(db.sql, hashRaw, db.dbSync.spentTracking, balance).pipe(
+        Effect.mapError(fromSql(network)),
+      ),
     );
     if (!history) return yield* notSeen(address, network);
-    const [state, ledger] = yield* Effect.all([
-      stakeAccount(address, network),
-      atTip(network, `reward-account:${hashRaw}`, registeredRewardAccounts(network, [hashRaw])),
-    ]);
-    const drep = ledger[0];
     return {
       stakeAddress: address.toLowerCase(),
       ...state,
       ...history,
-      drepId: !drep || drep.drepView === null
-        ? null
-        : drep.drepRaw === null
-        ? drep.drepView
-        : drepIdCip129(drep.drepRaw, drep.drepHasScript ?? false),
+      drepId: drep === null ? null : drep.raw === null ? drep.view : drepIdCip129(drep.raw, drep.hasScript),
     };
   },
 );

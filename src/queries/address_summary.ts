@@ -33,6 +33,7 @@ import {
   spendingJoin,
   spendingTx,
 } from "./address.ts";
+import { prepared } from "./prepared.ts";
 
 /** The newest block, transaction and output a summary includes. */
 export interface Watermark {
@@ -129,7 +130,8 @@ export const addressSummary = (
   const selection = selectionOf(address, options.paymentCredHex);
   if (!selection) return Effect.succeed(undefined);
   return Effect.map(
-    sql<SummaryRow>`
+    // a stake address's outputs are found through a subquery, so a generic plan is the one it gets anyway
+    sql<SummaryRow>`${selection.kind === "stake" ? sql.literal(prepared) : sql``}
       with outs as materialized (
              select o.id, o.tx_id, o.value, o.stake_address_id, ${
       spendingTx(sql, options.spentTracking)

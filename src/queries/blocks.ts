@@ -53,7 +53,7 @@ interface BlockRow {
 }
 
 const blockSelect = (sql: SqlClient, detail = false) =>
-  sql`select b.block_no as "blockNo", encode(b.hash, 'hex') as hash, b.slot_no::text as "slotNo",
+  sql`/* prepared */ select b.block_no as "blockNo", encode(b.hash, 'hex') as hash, b.slot_no::text as "slotNo",
              b.epoch_no as "epochNo", b.epoch_slot_no as "epochSlotNo", b.time, b.tx_count::text as "txCount",
              b.size, p.view as "poolId", meta.ticker_name as "poolTicker", meta.json ->> 'name' as "poolName",
              sums.output as "totalOutput", sums.fees as "totalFees" ${detail ? detailColumns(sql) : sql``}

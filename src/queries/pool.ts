@@ -122,7 +122,7 @@ export const poolInfo = (
   poolHashHex: string,
 ): Effect.Effect<PoolInfo | undefined, SqlError> =>
   Effect.map(
-    sql<PoolRow>`
+    sql<PoolRow>`/* prepared */
       with pool as (select id, hash_raw, view from pool_hash where hash_raw = decode(${poolHashHex}, 'hex')),
            tip as (select epoch_no from block where block_no is not null order by id desc limit 1),
            upd as (select u.id, u.pledge, u.margin, u.fixed_cost, u.vrf_key_hash, u.reward_addr_id, u.meta_id,

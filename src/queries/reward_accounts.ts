@@ -6,6 +6,7 @@
  */
 import type { SqlClient } from "@effect/sql/SqlClient";
 import type { SqlError } from "@effect/sql/SqlError";
+import type { Fragment } from "@effect/sql/Statement";
 import type { Effect } from "effect";
 
 export interface RewardAccountRow {
@@ -23,7 +24,7 @@ export const rewardAccounts = (
   sql: SqlClient,
   hashesRaw: ReadonlyArray<string>,
 ): Effect.Effect<ReadonlyArray<RewardAccountRow>, SqlError> =>
-  sql<RewardAccountRow>`
+  sql<RewardAccountRow>`/* prepared */
     with tip as (select epoch_no from block where block_no is not null order by id desc limit 1),
          wanted as (select s.* from stake_address s
                     where s.hash_raw in (select decode(h, 'hex') from unnest(${hashesRaw as Array<
@@ -52,9 +53,16 @@ export const rewardAccounts = (
             - (select coalesce(sum(amount), 0) from withdrawal where addr_id = s.id))::text as rewards,
            coalesce(s.deposit, (select key_deposit from epoch_param order by epoch_no desc limit 1))::text as deposit
     from states s
-    left join lateral (
-      select encode(h.raw, 'hex') as raw, h.view, h.has_script from delegation_vote dv join drep_hash h on h.id = dv.drep_hash_id
-      where dv.addr_id = s.id and dv.tx_id >= s.reg_tx
+    left join lateral (${currentDrep(sql, sql`s.id`, sql`s.reg_tx`)}) v on true`;
+
+/**
+ * The DRep of the account `addrId`'s latest vote delegation made since its registration `regTx` (unless that
+ * DRep retired since), as `raw` (hex), `view`, `has_script`; for a lateral join (also ./stake_account.ts).
+ */
+export const currentDrep = (sql: SqlClient, addrId: Fragment, regTx: Fragment) =>
+  sql`select encode(h.raw, 'hex') as raw, h.view, h.has_script
+      from delegation_vote dv join drep_hash h on h.id = dv.drep_hash_id
+      where dv.addr_id = ${addrId} and dv.tx_id >= ${regTx}
         and (h.raw is null or not exists (select 1 from drep_registration g where g.drep_hash_id = h.id
                                           and g.deposit < 0 and g.tx_id > dv.tx_id))
-      order by dv.tx_id desc, dv.cert_index desc limit 1) v on true`;
+      order by dv.tx_id desc, dv.cert_index desc limit 1`;

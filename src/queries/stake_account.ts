@@ -18,8 +18,11 @@
 import type { SqlClient } from "@effect/sql/SqlClient";
 import type { SqlError } from "@effect/sql/SqlError";
 import { Effect } from "effect";
+import type { Fragment } from "@effect/sql/Statement";
 import type { SpentTracking } from "@src/dbsync/detect.ts";
 import { unspentOutput } from "./address.ts";
+import { currentDrep } from "./reward_accounts.ts";
+import { historyColumns, type StakeAccountHistory } from "./stake_account_history.ts";
 
 export interface StakeAccount {
   readonly registered: boolean;
@@ -28,18 +31,23 @@ export interface StakeAccount {
   readonly totalStake: string;
 }
 
-/**
- * `hashRawHex`: the 29-byte reward address (header + credential) as hex. `spentTracking` as detected
- * (DbSyncInfo.spentTracking); without it the unspent test checks both tx_in and consumed_by_tx_id.
- */
-export const stakeAccount = (
+interface StateRow {
+  readonly registered: boolean;
+  readonly poolId: string | null;
+  readonly rewards: string;
+  readonly utxo: string;
+}
+
+/** The account's state, with `extra` columns over the same CTEs and `extraJoin` after `registered r`. */
+const statement = <Row extends StateRow>(
   sql: SqlClient,
   hashRawHex: string,
-  spentTracking?: SpentTracking,
-  utxoBalance?: string,
-): Effect.Effect<StakeAccount, SqlError> =>
-  Effect.map(
-    sql<{ registered: boolean; poolId: string | null; rewards: string; utxo: string }>`
+  spentTracking: SpentTracking | undefined,
+  utxoBalance: string | undefined,
+  extra: Fragment,
+  extraJoin: Fragment,
+) =>
+  sql<Row>`/* prepared */
       with tip as (select epoch_no from block where block_no is not null order by id desc limit 1),
            acct as (select id from stake_address where hash_raw = decode(${hashRawHex}, 'hex')),
            reg as (select r.tx_id, r.cert_index from stake_registration r where r.addr_id = (select id from acct)
@@ -49,7 +57,7 @@ export const stakeAccount = (
            registered as (
              select reg.tx_id is not null
                       and (dereg.tx_id is null or (reg.tx_id, reg.cert_index) > (dereg.tx_id, dereg.cert_index)) as yes,
-                    reg.tx_id, reg.cert_index
+                    reg.tx_id, reg.cert_index, dereg.tx_id as dereg_tx
              from (select 1) one left join reg on true left join dereg on true),
            deleg as (select d.pool_hash_id, d.tx_id, d.cert_index,
                             (select b.epoch_no from tx t join block b on b.id = t.block_id where t.id = d.tx_id) as epoch_no
@@ -75,19 +83,86 @@ export const stakeAccount = (
               - (select coalesce(sum(w.amount), 0) from withdrawal w where w.addr_id = (select id from acct)))::text
                as rewards,
              ${
-      utxoBalance === undefined
-        ? sql`(select coalesce(sum(o.value), 0) from tx_out o
+    utxoBalance === undefined
+      ? sql`(select coalesce(sum(o.value), 0) from tx_out o
              where o.stake_address_id = (select id from acct) and ${unspentOutput(sql, spentTracking)})::text`
-        : sql`${utxoBalance}::text`
-    } as utxo
-      from registered r`,
-    ([row]) => {
-      const rewards = row?.rewards ?? "0";
-      return {
-        registered: row?.registered ?? false,
-        delegatedPoolId: row?.poolId ?? null,
-        rewardsBalance: rewards,
-        totalStake: (BigInt(row?.utxo ?? "0") + BigInt(rewards)).toString(),
-      };
-    },
+      : sql`${utxoBalance}::text`
+  } as utxo ${extra}
+      from registered r ${extraJoin}`;
+
+const toState = (row: StateRow | undefined): StakeAccount => {
+  const rewards = row?.rewards ?? "0";
+  return {
+    registered: row?.registered ?? false,
+    delegatedPoolId: row?.poolId ?? null,
+    rewardsBalance: rewards,
+    totalStake: (BigInt(row?.utxo ?? "0") + BigInt(rewards)).toString(),
+  };
+};
+
+/**
+ * `hashRawHex`: the 29-byte reward address (header + credential) as hex. `spentTracking` as detected
+ * (DbSyncInfo.spentTracking); without it the unspent test checks both tx_in and consumed_by_tx_id.
+ */
+export const stakeAccount = (
+  sql: SqlClient,
+  hashRawHex: string,
+  spentTracking?: SpentTracking,
+  utxoBalance?: string,
+): Effect.Effect<StakeAccount, SqlError> =>
+  Effect.map(
+    statement<StateRow>(sql, hashRawHex, spentTracking, utxoBalance, sql``, sql``),
+    ([row]) => toState(row),
+  );
+
+/** The state, the history (./stake_account_history.ts) and the ledger's DRep (./reward_accounts.ts) at once. */
+export interface StakeAccountInFull {
+  readonly state: StakeAccount;
+  /** Undefined when db-sync has no stake_address row for the account (never seen on chain). */
+  readonly history: StakeAccountHistory | undefined;
+  /** The DRep of a registered account (the ledger's rule: registered when the newest registration's transaction
+   * follows the newest deregistration's); null when none. */
+  readonly drep: { readonly raw: string | null; readonly view: string; readonly hasScript: boolean } | null;
+}
+
+interface FullRow extends StateRow, StakeAccountHistory {
+  readonly known: boolean;
+  readonly drepRaw: string | null;
+  readonly drepView: string | null;
+  readonly drepHasScript: boolean | null;
+}
+
+/** Blockfrost's account in one statement (one round trip instead of three). */
+export const stakeAccountInFull = (
+  sql: SqlClient,
+  hashRawHex: string,
+  spentTracking?: SpentTracking,
+  utxoBalance?: string,
+): Effect.Effect<StakeAccountInFull, SqlError> =>
+  Effect.map(
+    statement<FullRow>(
+      sql,
+      hashRawHex,
+      spentTracking,
+      utxoBalance,
+      sql`, exists (select 1 from acct) as known, ${historyColumns(sql)},
+          v.raw as "drepRaw", v.view as "drepView", v.has_script as "drepHasScript"`,
+      sql`left join lateral (${currentDrep(sql, sql`(select id from acct)`, sql`r.tx_id`)}) v
+            on r.tx_id is not null and (r.dereg_tx is null or r.tx_id > r.dereg_tx)`,
+    ),
+    ([row]) => ({
+      state: toState(row),
+      history: row?.known
+        ? {
+          activeEpoch: row.activeEpoch,
+          rewardsSum: row.rewardsSum,
+          withdrawalsSum: row.withdrawalsSum,
+          reservesSum: row.reservesSum,
+          treasurySum: row.treasurySum,
+        }
+        : undefined,
+      drep: row?.drepView == null
+        ? null
+        : { raw: row.drepRaw, view: row.drepView, hasScript: row.drepHasScript ?? false },
+    }),
   );
