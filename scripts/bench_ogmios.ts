@@ -11,6 +11,7 @@
  * PGlite) and the large database's chain sync is left out. Rate limits are off (RATE_LIMIT_PAID=0): messages
  * count both ways, and a FREE key's 100/s would be the bottleneck otherwise.
  * BENCH_CPU_PROF=DIR writes the service's V8 CPU profile of the run there (written at its clean exit).
+ * BENCH_CHAIN_ONLY=1 runs only the chain-sync rows (a profile of chain sync alone).
  */
 import pg from "pg";
 import { reportRows } from "./bench/results.ts";
@@ -136,7 +137,7 @@ async function main() {
     );
     console.log("| workload | service | raw echo | ratio |");
     console.log("|---|---|---|---|");
-    for (const connections of [1, 32]) {
+    for (const connections of Deno.env.get("BENCH_CHAIN_ONLY") ? [] : [1, 32]) {
       await load(mainnet, connections, tip); // warm-up
       const served = await load(mainnet, connections, tip);
       const echoed = await load(echoUrl, connections, tip);

@@ -33,8 +33,15 @@ import { toOgmiosBlocks } from "./ogmios_block.ts";
 
 export type ChainSyncServices = ChainDatabases | ChainTips;
 
-/** The most blocks read in one batch (the official client pipelines 100 requests). */
+/** The most blocks read in one batch on a request (the official client pipelines 100 requests). */
 export const maxBatch = 100;
+
+/**
+ * A batch read ahead while the one before is served: larger, so a long sync runs its ~20 statements once per
+ * hundreds of blocks; bounded in transactions to bound a session's memory (a few MB of rows).
+ */
+const aheadBlocks = 1000;
+const aheadTransactions = 4000;
 
 type Point = { readonly slot: number; readonly id: string } | "origin";
 
@@ -43,6 +50,8 @@ const pointOf = (row: PointRow | undefined): Point =>
 
 const tipOf = (row: PointRow | undefined) =>
   row ? { slot: Number(row.slot ?? 0), id: row.hash, height: row.height ?? 0 } : "origin";
+
+const pointRowOf = (b: PointRow): PointRow => ({ id: b.id, hash: b.hash, slot: b.slot, height: b.height });
 
 /** The cursor: the last block the client has (undefined = origin). */
 type Cursor = PointRow | undefined;
@@ -139,23 +148,23 @@ export const makeChainSync = (network: Network): ChainSyncSession => {
    * The blocks after block id `after` (up to `size`), built, with the tip read after them; `alive` is false when
    * db-sync rolled the last of them back meanwhile (then the batch is not used).
    */
-  const fetchAfter = (after: string, size: number) =>
+  const fetchAfter = (after: string, size: number, maxTransactions?: number) =>
     Effect.gen(function* () {
       const { db, watch } = yield* services;
       // taken before the batch: a block added after the batch was read moves the tip away from it, whereas the
       // tip read after the batch may already be that block, and waiting for a change from it would sleep past it
       const seen = watch.current();
       const batch = yield* Effect.mapError(
-        chainBatch(db.sql, after, size, db.dbSync.spentTracking),
+        chainBatch(db.sql, after, size, db.dbSync.spentTracking, maxTransactions),
         database,
       );
       const last = batch.blocks[batch.blocks.length - 1];
       const tip = yield* freshTip;
       const alive = !last || (yield* Effect.mapError(blockExists(db.sql, last.id, last.hash), database));
       const blocks = alive ? toOgmiosBlocks(batch) : [];
-      const prefetched = batch.blocks.map((b, i): Prefetched => ({
-        point: { id: b.id, hash: b.hash, slot: b.slot, height: b.height },
-        block: blocks[i],
+      const prefetched = blocks.map((block, i): Prefetched => ({
+        point: pointRowOf(batch.blocks[i]!),
+        block,
       }));
       return { blocks: prefetched, tip, seen, alive };
     });
@@ -200,7 +209,7 @@ export const makeChainSync = (network: Network): ChainSyncSession => {
         batchTip = fetched.tip;
         buffer = [...fetched.blocks];
         // read the next batch while this one is served (a daemon: it outlives this request)
-        readAhead = yield* Effect.forkDaemon(fetchAfter(last.point.id, size));
+        readAhead = yield* Effect.forkDaemon(fetchAfter(last.point.id, aheadBlocks, aheadTransactions));
       }
     });
 

@@ -37,7 +37,7 @@ import type {
   VoteRow,
 } from "@src/queries/chain_blocks.ts";
 import { ogmiosProposal } from "@src/domain/ogmios_governance.ts";
-import { toOgmiosUtxo } from "./methods/utxo.ts";
+import { toOgmiosOutput } from "./methods/utxo.ts";
 import { toStakePoolView } from "./methods/stake_pools.ts";
 
 const zeros = (n: number) => "0".repeat(n);
@@ -174,15 +174,18 @@ const purposes: Readonly<Record<string, string>> = {
   proposing: "propose",
 };
 
-/** Rows grouped by transaction id, each group in the order the rows came. */
-const byTx = <A extends { readonly txId: string }>(rows: ReadonlyArray<A>) => {
+/** Rows grouped by `key` (by default the transaction id), each group in the order the rows came. */
+const byTx = <A extends { readonly txId: string }>(rows: ReadonlyArray<A>) => byKey(rows, (r) => r.txId);
+
+const byKey = <A>(rows: ReadonlyArray<A>, key: (row: A) => string) => {
   const groups = new Map<string, Array<A>>();
   for (const r of rows) {
-    const g = groups.get(r.txId);
+    const k = key(r);
+    const g = groups.get(k);
     if (g) g.push(r);
-    else groups.set(r.txId, [r]);
+    else groups.set(k, [r]);
   }
-  return (txId: string): ReadonlyArray<A> => groups.get(txId) ?? [];
+  return (id: string): ReadonlyArray<A> => groups.get(id) ?? [];
 };
 
 /** A ledger set of output references: ordered by transaction id, then index. */
@@ -191,10 +194,7 @@ const referenceSet = (rows: ReadonlyArray<ReferenceRow>) =>
     .sort((a, b) => (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : a.index - b.index))
     .map((r) => ({ transaction: { id: r.ref }, index: r.index }));
 
-const toOutput = (row: OutputRow) => {
-  const { transaction: _t, index: _i, ...output } = toOgmiosUtxo(row);
-  return output;
-};
+const toOutput = (row: OutputRow) => toOgmiosOutput(row);
 
 const roles = {
   ConstitutionalCommittee: "constitutionalCommittee",
@@ -232,7 +232,7 @@ const nonEmpty = <K extends string, A>(key: K, list: ReadonlyArray<A>) =>
 
 /** Turns a batch of rows into Ogmios blocks, in chain order. */
 export const toOgmiosBlocks = (batch: ChainBatch): Array<unknown> => {
-  const txsOf = byTx(batch.transactions.map((t) => ({ ...t, txId: t.blockId })));
+  const txsOf = byKey(batch.transactions, (t) => t.blockId);
   const inputsOf = byTx(batch.inputs);
   const referencesOf = byTx(batch.references);
   const collateralsOf = byTx(batch.collaterals);

@@ -186,17 +186,30 @@ export interface ChainBatch {
   readonly proposals: ReadonlyArray<ProposalRow>;
 }
 
-/** Up to `limit` blocks after block id `afterId` (0 = from the start), in chain order. */
-const blocksAfter = (sql: SqlClient, afterId: string, limit: number) =>
-  sql<ChainBlockRow>`
-    select b.id::text as id, encode(b.hash, 'hex') as hash, b.slot_no::text as slot, b.block_no as height,
+/**
+ * Up to `limit` blocks after block id `afterId` (0 = from the start), in chain order, cut after the last block that
+ * keeps the batch within `maxTransactions` (block.tx_count; the first block always counts).
+ */
+const blocksAfter = (sql: SqlClient, afterId: string, limit: number, maxTransactions: number) =>
+  Effect.map(
+    sql<ChainBlockRow & { readonly txCount: number }>`
+    select b.tx_count::int as "txCount", b.id::text as id, encode(b.hash, 'hex') as hash, b.slot_no::text as slot, b.block_no as height,
            b.size, b.proto_major as "protoMajor", b.proto_minor as "protoMinor", b.vrf_key as "vrfKey",
            encode(b.op_cert, 'hex') as "opCert", b.op_cert_counter::text as "opCertCounter",
            case when p.previous_id is null then null else encode(p.hash, 'hex') end as ancestor
     from block b left join block p on p.id = b.previous_id
     where b.id > ${afterId} and b.previous_id is not null
     order by b.id
-    limit ${limit}`;
+    limit ${limit}`,
+    (rows) => {
+      let end = 0;
+      for (let txs = 0; end < rows.length; end++) {
+        txs += rows[end]!.txCount;
+        if (end > 0 && txs > maxTransactions) break;
+      }
+      return end < rows.length ? rows.slice(0, end) : rows;
+    },
+  );
 
 const transactions = (sql: SqlClient, firstBlock: string, lastBlock: string) =>
   sql<ChainTxRow>`
@@ -276,7 +289,9 @@ const outputs = (sql: SqlClient, lo: string, hi: string) =>
       if (list) list.push(token);
       else byOutput.set(t.outputId, [token]);
     }
-    return rows.map(({ outputId, ...r }): OutputRow => ({ ...r, assets: byOutput.get(outputId) ?? null }));
+    // the rows take their tokens in place (a copy of each row, with rest and spread, cost more than the read)
+    for (const r of rows) (r as { assets?: OutputRow["assets"] }).assets = byOutput.get(r.outputId) ?? null;
+    return rows as ReadonlyArray<OutputWithId & Pick<OutputRow, "assets">>;
   });
 
 const certificates = (sql: SqlClient, lo: string, hi: string) =>
@@ -409,7 +424,8 @@ const proposals = (sql: SqlClient, lo: string, hi: string) =>
 const none = <A>() => Effect.succeed<ReadonlyArray<A>>([]);
 
 /**
- * Up to `limit` blocks after block id `afterId`, with their transactions' rows. Empty when the cursor is at the
+ * Up to `limit` blocks after block id `afterId` holding at most `maxTransactions` transactions (but one block at
+ * least), with their transactions' rows. Empty when the cursor is at the
  * tip. The caller checks that the batch's last block still exists afterwards (see chain_cursor.ts): then every
  * statement here read the same blocks, even while db-sync rolls back.
  */
@@ -418,9 +434,10 @@ export const chainBatch = (
   afterId: string,
   limit: number,
   spent: SpentTracking,
+  maxTransactions = Number.MAX_SAFE_INTEGER,
 ): Effect.Effect<ChainBatch, SqlError> =>
   Effect.gen(function* () {
-    const blocks = yield* blocksAfter(sql, afterId, limit);
+    const blocks = yield* blocksAfter(sql, afterId, limit, maxTransactions);
     const empty: ChainBatch = {
       blocks,
       transactions: [],

@@ -105,7 +105,8 @@ const languages: Readonly<Record<string, string>> = {
   plutusV3: "plutus:v3",
 };
 
-export const toOgmiosUtxo = (row: UtxoRow) => {
+/** An output's fields after its reference (`transaction`, `index`): a block's outputs are listed without one. */
+export const toOgmiosOutput = (row: UtxoRow) => {
   const value: Record<string, Record<string, bigint>> = { ada: { lovelace: BigInt(row.value) } };
   for (const a of row.assets ?? []) {
     const policy = (value[a.policy] ??= {});
@@ -120,15 +121,21 @@ export const toOgmiosUtxo = (row: UtxoRow) => {
       ...(row.scriptBytes ? { cbor: row.scriptBytes } : {}),
     }
     : { language: languages[row.scriptType] ?? row.scriptType, cbor: row.scriptBytes ?? "" };
-  return {
-    transaction: { id: row.txHash },
-    index: row.index,
+  const output: { address: string; value: typeof value; datum?: string; datumHash?: string; script?: unknown } = {
     address: row.address,
     value,
-    ...(row.inlineDatum ? { datum: row.inlineDatum } : row.dataHash ? { datumHash: row.dataHash } : {}),
-    ...(script ? { script } : {}),
   };
+  if (row.inlineDatum) output.datum = row.inlineDatum;
+  else if (row.dataHash) output.datumHash = row.dataHash;
+  if (script) output.script = script;
+  return output;
 };
+
+export const toOgmiosUtxo = (row: UtxoRow) => ({
+  transaction: { id: row.txHash },
+  index: row.index,
+  ...toOgmiosOutput(row),
+});
 
 export const utxo: MethodProgram = (network, params) =>
   filterOf(network, params).pipe(
