@@ -227,7 +227,11 @@ export const ChainDatabasesLive: Layer.Layer<ChainDatabases, ChainDatabaseError,
           { network },
         )
         : urls.length === 1
-        ? phase(`${network} chain database: connect`, () => postgresChain(network, urls[0]!, config.chainPreparedStatements), { network })
+        ? phase(
+          `${network} chain database: connect`,
+          () => postgresChain(network, urls[0]!, config.chainPreparedStatements),
+          { network },
+        )
         : waitFor(`${network} chain database`, embeddedChain(network, config.dataDir), {
           transient: () => false,
         });

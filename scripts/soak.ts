@@ -247,7 +247,9 @@ const chainSync = (sessions: number) => {
             done();
             return;
           }
-          for (let i = 0; i < want; i++) ws.send(JSON.stringify({ jsonrpc: "2.0", method: "nextBlock", id: received + i }));
+          for (let i = 0; i < want; i++) {
+            ws.send(JSON.stringify({ jsonrpc: "2.0", method: "nextBlock", id: received + i }));
+          }
         }
       };
       ws.onerror = (e) => failed(`WebSocket error: ${(e as ErrorEvent).message ?? "unknown"}`);

@@ -115,7 +115,8 @@ export const restRoutes: ReadonlyArray<Route> = [
     // kept encoded per tip when the page was read at the reported tip: its newest block is where the tip puts it
     {
       answers: makeTipAnswers(5_000),
-      at: (page, tip, { query }) => tip.height !== null && page.data[0]?.blockNo === tip.height - (query.page - 1) * query.limit,
+      at: (page, tip, { query }) =>
+        tip.height !== null && page.data[0]?.blockNo === tip.height - (query.page - 1) * query.limit,
     },
   ),
   serve(
@@ -128,7 +129,10 @@ export const restRoutes: ReadonlyArray<Route> = [
       link: `</v2/explorer/${path.network}/block/${found.hash}/txs>; rel="transactions"`,
     }),
     // kept encoded per tip when the block is at or below the reported tip (one the poll has not read yet is not)
-    { answers: makeTipAnswers(5_000), at: (found, tip) => tip.height !== null && found.blockNo <= tip.height },
+    {
+      answers: makeTipAnswers(5_000),
+      at: (found, tip) => tip.height !== null && found.blockNo <= tip.height,
+    },
   ),
   serve(
     api.blockTransactions,

@@ -31,7 +31,10 @@ Deno.test("stringifyExact and stringify write bigints as exact integers, and rou
     assert.equal((BigInt.prototype as { toJSON?: unknown }).toJSON, undefined);
     assert.throws(() => JSON.stringify(1n), TypeError);
   }
-  assert.equal(stringify({ a: [1, "b", null], d: new Date(0) }), '{"a":[1,"b",null],"d":"1970-01-01T00:00:00.000Z"}');
+  assert.equal(
+    stringify({ a: [1, "b", null], d: new Date(0) }),
+    '{"a":[1,"b",null],"d":"1970-01-01T00:00:00.000Z"}',
+  );
   const circular: Record<string, unknown> = {};
   circular.self = circular;
   assert.throws(() => stringify(circular), TypeError);

@@ -49,7 +49,10 @@ Deno.test("compression leaves 204, 304, HEAD, encoded, small and binary answers 
   assert.equal(await small.text(), '{"a":1}');
   // its size known only once read: it might have been compressed, so it varies
   assert.equal(small.headers.get("vary"), "Accept-Encoding");
-  const known = await negotiateEncoding(ask(), withKnownBody(new Response('{"a":1}', { headers: json }), '{"a":1}'));
+  const known = await negotiateEncoding(
+    ask(),
+    withKnownBody(new Response('{"a":1}', { headers: json }), '{"a":1}'),
+  );
   assert.equal(known.headers.get("content-encoding"), null);
   // known small: the same bytes whatever the client accepts, nothing for a cache to vary on
   assert.equal(known.headers.get("vary"), null);

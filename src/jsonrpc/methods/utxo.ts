@@ -121,7 +121,13 @@ export const toOgmiosOutput = (row: UtxoRow) => {
       ...(row.scriptBytes ? { cbor: row.scriptBytes } : {}),
     }
     : { language: languages[row.scriptType] ?? row.scriptType, cbor: row.scriptBytes ?? "" };
-  const output: { address: string; value: typeof value; datum?: string; datumHash?: string; script?: unknown } = {
+  const output: {
+    address: string;
+    value: typeof value;
+    datum?: string;
+    datumHash?: string;
+    script?: unknown;
+  } = {
     address: row.address,
     value,
   };
