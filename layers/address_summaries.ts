@@ -70,12 +70,20 @@ export const makeAddressSummariesLive = (heavyOutputs = 20_000): Layer.Layer<
       const heavy = new Map<string, { readonly network: Network; readonly address: SummarizedAddress }>();
       let computations = 0;
 
-      const remember = (network: Network, address: SummarizedAddress, millis: number) =>
+      /** Records a heavy address with the summary its full read just gave, current for `tip` (read before it). */
+      const remember = (
+        network: Network,
+        address: SummarizedAddress,
+        millis: number,
+        summary: AddressSummary | undefined,
+        tip: string | undefined,
+      ) =>
         Effect.suspend(() => {
           heavy.set(`${network}:${address.text}`, { network, address });
           return service.sql`
-          insert into cds.heavy_address (network, address, payment_cred, full_millis)
-          values (${network}, ${address.text}, ${address.paymentCred}, ${Math.round(millis)})
+          insert into cds.heavy_address (network, address, payment_cred, full_millis, summary, summary_tip, full_at)
+          values (${network}, ${address.text}, ${address.paymentCred}, ${Math.round(millis)},
+            ${JSON.stringify(summary ?? null)}::jsonb, ${tip ?? null}, now())
           on conflict (network, address) do update set full_millis = excluded.full_millis`;
         }).pipe(
           Effect.catchAll((e) => Effect.logWarning(`could not record a heavy address: ${e.message}`)),
@@ -86,41 +94,46 @@ export const makeAddressSummariesLive = (heavyOutputs = 20_000): Layer.Layer<
         const options = { paymentCredHex: address.paymentCred, spentTracking: db.dbSync.spentTracking };
         const unavailable = (e: { message: string }) =>
           new DatabaseUnavailable({ network, message: e.message });
-        const full = addressSummary(db.sql, address.text, options).pipe(
-          Effect.tap(() => void computations++),
-          Effect.mapError(unavailable),
-          Effect.timed,
-          Effect.tap(([took, summary]) =>
-            (summary?.outputs ?? 0) >= heavyOutputs && heavy.size < maxHeavy &&
-              !heavy.has(`${network}:${address.text}`)
-              ? remember(network, address, Duration.toMillis(took))
-              : Effect.void
-          ),
-          Effect.map(([, summary]) => summary),
-        );
+        // the tip before the read: the summary is current for it at least
+        const full = Effect.suspend(() => {
+          const tipBefore = tips.get(network).current()?.hash;
+          return addressSummary(db.sql, address.text, options).pipe(
+            Effect.tap(() => void computations++),
+            Effect.mapError(unavailable),
+            Effect.timed,
+            Effect.tap(([took, summary]) =>
+              (summary?.outputs ?? 0) >= heavyOutputs && heavy.size < maxHeavy &&
+                !heavy.has(`${network}:${address.text}`)
+                ? remember(network, address, Duration.toMillis(took), summary, tipBefore)
+                : Effect.void
+            ),
+            Effect.map(([, summary]) => summary),
+          );
+        });
         const update = (previous: AddressSummary) =>
           addressSummarySince(db.sql, previous, options).pipe(
             Effect.tap(() => void computations++),
             Effect.mapError(unavailable),
             Effect.flatMap((updated) => (updated ? Effect.succeed(updated) : full)),
           );
-        const local = (
+        /** Whether this instance's own next value is a full read (nothing recent to update). */
+        const needsFull = (
           previous: Option.Option<{ readonly value: AddressSummary | undefined; ageMillis: number }>,
         ) =>
-          Option.match(previous, {
-            onNone: () => full,
-            onSome: ({ value, ageMillis }) =>
-              value === undefined || ageMillis > recomputeAfterMillis ? full : update(value),
-          });
+          Option.isNone(previous) || previous.value.value === undefined ||
+          previous.value.ageMillis > recomputeAfterMillis;
+        const local = (
+          previous: Option.Option<{ readonly value: AddressSummary | undefined; ageMillis: number }>,
+        ) => needsFull(previous) ? full : update(Option.getOrThrow(previous).value!);
         return cache.refresh<AddressSummary | undefined, DatabaseUnavailable, never>(
           summaryCacheKey(network, address.text),
           "2 seconds",
           (previous) =>
             heavy.has(`${network}:${address.text}`)
               ? shared(network, address.text, tips.get(network).current()?.hash, {
-                full,
                 update,
                 local: local(previous),
+                localIsFull: needsFull(previous),
               })
               : local(previous),
         );
@@ -135,11 +148,12 @@ export const makeAddressSummariesLive = (heavyOutputs = 20_000): Layer.Layer<
         address: string,
         tip: string | undefined,
         compute: {
-          readonly full: Effect.Effect<AddressSummary | undefined, DatabaseUnavailable>;
           readonly update: (
             previous: AddressSummary,
           ) => Effect.Effect<AddressSummary | undefined, DatabaseUnavailable>;
+          /** This instance's own next value: an update of its cached summary, or a full read. */
           readonly local: Effect.Effect<AddressSummary | undefined, DatabaseUnavailable>;
+          readonly localIsFull: boolean;
         },
       ): Effect.Effect<AddressSummary | undefined, DatabaseUnavailable> => {
         const sql = service.sql;
@@ -165,8 +179,11 @@ export const makeAddressSummariesLive = (heavyOutputs = 20_000): Layer.Layer<
         ) => {
           const fromStored = row?.summary && row.fullAgeMillis !== null &&
             row.fullAgeMillis < recomputeAfterMillis;
-          return (fromStored ? compute.update(row.summary!) : compute.full).pipe(
-            Effect.tap((summary) => Effect.ignore(store(summary, !fromStored))),
+          // with no recent stored summary, this instance's own cached one is updated rather than the whole
+          // history read again (seconds for an exchange, with every request for it waiting); `full_at` moves
+          // only on a full read
+          return (fromStored ? compute.update(row.summary!) : compute.local).pipe(
+            Effect.tap((summary) => Effect.ignore(store(summary, !fromStored && compute.localIsFull))),
             Effect.onError(() => Effect.ignore(release)),
           );
         };

@@ -78,6 +78,24 @@ Deno.test({
       const recorded = await Effect.runPromise(service.sql<{ address: string; paymentCred: string }>`
         select address, payment_cred as "paymentCred" from cds.heavy_address where network = 'mainnet'`);
       assert.deepEqual(recorded, [{ address: decoded.value.text, paymentCred: decoded.value.paymentCred }]);
+      // the full read that made it heavy is stored with it: once the cached value expires (2 s), the next request
+      // reads it back for the same tip instead of reading the whole history again (requests waited seconds)
+      const [stored] = await Effect.runPromise(service.sql<{ stored: boolean; tip: string | null }>`
+        select summary is not null and summary <> 'null'::jsonb as stored, summary_tip as tip
+        from cds.heavy_address`);
+      assert.equal(stored?.stored, true, "the first full read's summary is stored");
+      assert.ok(stored?.tip, "with the tip it is current for");
+      const readsBefore = first.summaries.computations();
+      await new Promise((r) => setTimeout(r, 2_200));
+      const again = await Effect.runPromise(
+        first.summaries.get("mainnet", { text: decoded.value.text, paymentCred: decoded.value.paymentCred }),
+      );
+      assert.deepEqual(again, summary);
+      assert.equal(
+        first.summaries.computations(),
+        readsBefore,
+        "no second read of the chain for the same tip",
+      );
       await first.stop();
 
       // a restart: the recorded address is computed in the background, into the cache, unasked
