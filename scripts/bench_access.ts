@@ -4,6 +4,7 @@
  * with wrk on loopback; with the in-memory limiter, and with Redis when REDIS_URL is set. Also `/health` (no key,
  * no query: the tips the poll keeps) for scale, and the explorer's stats (cached per tip) as a cached answer.
  *   npm run bench:access        (needs wrk: apt-get install wrk)
+ * BENCH_CPU_PROF=DIR writes each service's V8 CPU profile of its run there (Deno's --cpu-prof, at its clean exit).
  */
 import { Effect } from "effect";
 import { join } from "node:path";
@@ -14,6 +15,8 @@ import { latencyMs, reportRows } from "./bench/results.ts";
 const duration = Deno.env.get("BENCH_SECONDS") ?? "8";
 const connections = Deno.env.get("BENCH_CONNECTIONS") ?? "32";
 const redisUrl = Deno.env.get("REDIS_URL") || undefined;
+const profileDir = Deno.env.get("BENCH_CPU_PROF");
+const profile = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
 
 const wrk = async (url: string, headers: Record<string, string> = {}) => {
   const args = ["-t2", `-c${connections}`, `-d${duration}s`, "--latency"];
@@ -91,7 +94,7 @@ try {
       stdout: "piped",
     }).output();
     const key = new TextDecoder().decode(create.stdout).trim().split("\n").pop()!;
-    const service = spawn(["run", "-A", "src/main.ts"], env);
+    const service = spawn(["run", "-A", ...profile, "src/main.ts"], env);
     children.push(service);
     await waitFor(`http://127.0.0.1:${port}/ready`, true);
     await wrk(`http://127.0.0.1:${port}/v1/key`, { apikey: key }); // warm-up
