@@ -100,6 +100,27 @@ try {
     await wrk(`http://127.0.0.1:${port}/v1/key`, { apikey: key }); // warm-up
     results.push([`GET /v1/key, ${name}`, await wrk(`http://127.0.0.1:${port}/v1/key`, { apikey: key })]);
     if (name === "memory limiter") {
+      // the ceiling for our answer: a raw server sending /v1/key's own headers and body, with no work at all
+      // (Deno's cost per header and per byte is most of the distance to the plain raw server)
+      const sample = await fetch(`http://127.0.0.1:${port}/v1/key`, { headers: { apikey: key } });
+      const body = await sample.text();
+      const headers = [...sample.headers].filter(([h]) => h !== "date" && h !== "content-length");
+      const ceilingPort = rawPort + 10;
+      const ceiling = spawn([
+        "eval",
+        `const body = ${JSON.stringify(body)}; const headers = ${JSON.stringify(headers)};
+         Deno.serve({ port: ${ceilingPort}, hostname: "127.0.0.1", onListen() {} },
+           () => new Response(body, { headers }));`,
+      ], {});
+      children.push(ceiling);
+      await waitFor(`http://127.0.0.1:${ceilingPort}/`);
+      results.push([
+        `raw Deno.serve sending /v1/key's answer as it is (${headers.length} headers, ${body.length} bytes)`,
+        await wrk(`http://127.0.0.1:${ceilingPort}/`),
+      ]);
+      ceiling.kill("SIGTERM");
+      await ceiling.status;
+      children.splice(children.indexOf(ceiling), 1);
       results.push([
         "GET /health (no key; the tip the poll keeps)",
         await wrk(`http://127.0.0.1:${port}/health`),

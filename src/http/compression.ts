@@ -71,6 +71,9 @@ export const compressOnce = (response: Response, key: string): Response => {
   return response;
 };
 
+/** Whether no cache may keep the answer (`Cache-Control: no-store`). */
+const noStore = (headers: Headers) => /\bno-store\b/.test(headers.get("cache-control") ?? "");
+
 /** Adds a token to `Vary` once. */
 export const addVary = (headers: Headers, token: string) => {
   const vary = headers.get("vary");
@@ -100,7 +103,8 @@ export const negotiateEncoding = (
   // a UTF-8 character takes at most 3 bytes: most small answers are known small without encoding them, and go
   // out the same whatever the client accepts, so they need no Vary either (one header less on most API answers)
   if (text !== undefined && text.length * 3 < minimumBytes) return response;
-  addVary(headers, "Accept-Encoding");
+  // Vary tells caches which request headers select the answer; an answer no cache may keep needs none
+  if (!noStore(headers)) addVary(headers, "Accept-Encoding");
   const accepted = request.headers.get("accept-encoding");
   if (!accepted) return response; // the answer as it is, without a promise (most API clients ask for none)
   const encoding = negotiate(accepted);

@@ -188,14 +188,16 @@ export const makeHandler = (runtime: ManagedRuntime.ManagedRuntime<AppServices, 
         : toResponse(new RouteNotFound({ method: request.method, path }));
     }
     families.set(request, candidates[0]!.family); // 405 and OPTIONS count as the path's family
-    const allow = [...new Set(candidates.map((c) => c.route.method))];
+    // the path's methods, for the answers that name them (OPTIONS, 405)
+    const allowed = () => [...new Set(candidates.map((c) => c.route.method))];
     if (request.method === "OPTIONS") {
-      return optionsAnswer(config.corsOrigins, request, allow);
+      return optionsAnswer(config.corsOrigins, request, allowed());
     }
     const method = request.method === "HEAD" ? "GET" : request.method;
     const found = candidates.find((c) => c.route.method === method);
     if (!found) {
       const path = redactedPath(fullPath);
+      const allow = allowed();
       return dialect
         ? dialect.methodNotAllowed(request.method, path, allow)
         : toResponse(new MethodNotAllowed({ method: request.method, path, allow }));

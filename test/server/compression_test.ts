@@ -56,6 +56,19 @@ Deno.test("compression leaves 204, 304, HEAD, encoded, small and binary answers 
   assert.equal(known.headers.get("content-encoding"), null);
   // known small: the same bytes whatever the client accepts, nothing for a cache to vary on
   assert.equal(known.headers.get("vary"), null);
+  // an answer no cache may keep needs no Vary, compressed or not
+  const large = "x".repeat(5_000);
+  for (const accepted of ["identity", "br"]) {
+    const kept = await negotiateEncoding(
+      ask({}, accepted),
+      withKnownBody(
+        new Response(large, { headers: { ...json, "cache-control": "private, no-store" } }),
+        large,
+      ),
+    );
+    assert.equal(kept.headers.get("content-encoding"), accepted === "br" ? "br" : null);
+    assert.equal(kept.headers.get("vary"), null, `no-store, Accept-Encoding ${accepted}`);
+  }
 });
 
 Deno.test("a compressed answer decodes to the same bytes, keeps its status and makes a strong ETag weak", async () => {
