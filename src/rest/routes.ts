@@ -37,6 +37,13 @@ const explorerAccess = <P extends { readonly network: Network }, Q>(): EndpointA
   network: ({ path }) => Either.right(path.network),
 });
 
+/**
+ * For programs whose whole value is cached under the reported tip (src/programs/at_tip.ts): the encoded answer is
+ * kept under that same tip, so it is never staler than the value it encodes, and a repeated request skips the
+ * program, its Schema pass and the JSON encoding (figures cached apart from the tip, per epoch, age out in 5 s).
+ */
+const keptWithTheValue = () => ({ answers: makeTipAnswers(5_000), at: () => true });
+
 export const restRoutes: ReadonlyArray<Route> = [
   // keyed answers: the router turns `public` into `private` (access_http.ts keyedCaching says why)
   serve(
@@ -57,12 +64,14 @@ export const restRoutes: ReadonlyArray<Route> = [
     rest(({ query }) => poolInfoNetwork(query.poolId, query.network)),
     ({ query, network }) => poolInfo(query.poolId, network!),
     () => ({ "cache-control": "public, max-age=60" }),
+    keptWithTheValue(),
   ),
   serve(
     api.stakeAccount,
     rest(({ query }) => Either.right(stakeAddressNetwork(query.address))),
     ({ query, network }) => stakeAccount(query.address, network!),
     () => ({ "cache-control": "public, max-age=20" }),
+    keptWithTheValue(),
   ),
   serve(
     api.poolStatus,
@@ -81,12 +90,20 @@ export const restRoutes: ReadonlyArray<Route> = [
     rest(queryNetwork),
     ({ query }) => txStatus(query.txHash, query.network),
     (status) => ({ "cache-control": status.found ? "public, max-age=5" : "public, max-age=2" }),
+    // its confirmations count from the tip the value was read at: kept only when that is the reported one
+    {
+      answers: makeTipAnswers(5_000),
+      at: (status, tip) =>
+        !status.found ||
+        (tip.height !== null && status.confirmations === tip.height - (status.blockNo ?? -1) + 1),
+    },
   ),
   serve(
     api.pool,
     explorerAccess(),
     ({ path }) => explorerPool.pool(path.network, path.poolId),
     () => ({ "cache-control": "public, max-age=60" }),
+    keptWithTheValue(),
   ),
   serve(
     api.address,
@@ -106,6 +123,7 @@ export const restRoutes: ReadonlyArray<Route> = [
     ({ path }) => explorerTransaction.transaction(path.network, path.hash),
     // a transaction's content never changes; whether its outputs are spent does, block by block
     () => ({ "cache-control": "public, max-age=20" }),
+    keptWithTheValue(),
   ),
   serve(
     api.blocks,
@@ -155,5 +173,6 @@ export const restRoutes: ReadonlyArray<Route> = [
     explorerAccess(),
     ({ path, query }) => explorerDReps.dreps(path.network, query),
     () => ({ "cache-control": "public, max-age=20" }),
+    keptWithTheValue(),
   ),
 ];

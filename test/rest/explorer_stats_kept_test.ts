@@ -1,5 +1,5 @@
 /**
- * Explorer stats (and the newest blocks page) are kept encoded per reported tip: a repeated request gets the same bytes and ETag (304 on
+ * Explorer stats (and the newest blocks page, a transaction's status) are kept encoded per reported tip: a repeated request gets the same bytes and ETag (304 on
  * `If-None-Match`), a new block changes them, and (PostgreSQL) kept bytes are not served while the chain database
  * does not answer: 503, as without them.
  */
@@ -53,6 +53,39 @@ Deno.test({
       const newestOf = (text: string) => JSON.parse(text).data[0].blockNo as number;
       const pageBefore = await newest();
       await newest(); // kept now, at the tip it was read at
+      // a transaction's status counts confirmations from the tip: kept per tip like the rest (src/rest/routes.ts)
+      // (the devnet's newest blocks may be empty: pages back until one has a transaction)
+      let withTx: { hash: string } | undefined;
+      for (let page = 1; page <= 20 && !withTx; page++) {
+        const r = await fetch(`${service.base}/v2/explorer/mainnet/blocks?page=${page}&limit=100`, {
+          headers: { apikey: key },
+        });
+        withTx = (await r.json()).data.find((b: { txCount: number }) => b.txCount > 0);
+      }
+      assert.ok(withTx, "a block with a transaction");
+      const txs =
+        await (await fetch(`${service.base}/v2/explorer/mainnet/block/${withTx.hash}/txs?page=1&limit=1`, {
+          headers: { apikey: key },
+        })).json();
+      const txHash: string = txs.data[0].hash;
+      const status = async () => {
+        const r = await fetch(`${service.base}/api/public/tx-status?txHash=${txHash}`, {
+          headers: { apikey: key },
+        });
+        const text = await r.text();
+        assert.equal(r.status, 200, text);
+        return { etag: r.headers.get("etag"), confirmations: JSON.parse(text).confirmations as number, text };
+      };
+      let statusBefore = await status();
+      for (let i = 0; i < 10; i++) { // a pair at one tip: the same bytes (the second kept, or read at that tip)
+        const again = await status();
+        if (again.confirmations === statusBefore.confirmations) {
+          assert.equal(again.text, statusBefore.text);
+          assert.equal(again.etag, statusBefore.etag);
+          break;
+        }
+        statusBefore = again;
+      }
 
       let first = await stats();
       await t.step("at one tip: the same bytes and ETag, 304 when the client holds them", async () => {
@@ -107,6 +140,13 @@ Deno.test({
         assert.notEqual(page.etag, pageBefore.etag);
         const again = await newest();
         if (newestOf(again.text) === newestOf(page.text)) assert.equal(again.text, page.text);
+        // the kept status went with its tip: more confirmations, counted from the tip it now answers at
+        const statusAfter = await status();
+        assert.ok(
+          statusAfter.confirmations > statusBefore.confirmations,
+          `${statusAfter.confirmations} > ${statusBefore.confirmations}`,
+        );
+        assert.notEqual(statusAfter.etag, statusBefore.etag);
       });
 
       await t.step({
