@@ -37,7 +37,7 @@ import type {
   VoteRow,
 } from "@src/queries/chain_blocks.ts";
 import { ogmiosProposal } from "@src/domain/ogmios_governance.ts";
-import { toOgmiosOutput } from "./methods/utxo.ts";
+import { languages, nativeClause } from "./methods/utxo.ts";
 import { toStakePoolView } from "./methods/stake_pools.ts";
 
 const zeros = (n: number) => "0".repeat(n);
@@ -58,7 +58,17 @@ const vrfKeyHex = (text: string | null): string | undefined => {
   }
 };
 
-const ada = (lovelace: string | bigint) => ({ ada: { lovelace: BigInt(lovelace) } });
+/** JSON.rawJSON (V8): written by JSON.stringify as the given text, unquoted. */
+const rawJSON = (JSON as unknown as { rawJSON: (text: string) => unknown }).rawJSON;
+
+/**
+ * An integer PostgreSQL wrote as text (numeric, bigint: digits, maybe a sign), kept as that text and written as a
+ * JSON number, exact at any size: no BigInt to parse and print again per value (the block's many lovelace
+ * amounts and quantities cost the service more as BigInt, and more again through toJSON while stringified).
+ */
+const int = (digits: string): unknown => rawJSON(digits);
+
+const ada = (lovelace: string) => ({ ada: { lovelace: int(lovelace) } });
 
 /** A stake address' bytes (hex, header first) as a credential: its hash, and whether it is a script. */
 const credentialOf = (stakeAddress: string) => ({
@@ -188,13 +198,51 @@ const byKey = <A>(rows: ReadonlyArray<A>, key: (row: A) => string) => {
   return (id: string): ReadonlyArray<A> => groups.get(id) ?? [];
 };
 
-/** A ledger set of output references: ordered by transaction id, then index. */
+/** A ledger set of output references: ordered by transaction id, then index (sorts `rows`, a group of byTx's). */
 const referenceSet = (rows: ReadonlyArray<ReferenceRow>) =>
-  [...rows]
+  (rows as Array<ReferenceRow>)
     .sort((a, b) => (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : a.index - b.index))
     .map((r) => ({ transaction: { id: r.ref }, index: r.index }));
 
-const toOutput = (row: OutputRow) => toOgmiosOutput(row);
+/**
+ * An output as methods/utxo.ts's toOgmiosOutput writes it (the same JSON), with its amounts kept as PostgreSQL's
+ * text; a token listed twice in one output (db-sync does not, but the sum is what the ledger holds) is summed.
+ */
+const toOutput = (row: OutputRow) => {
+  const value: Record<string, Record<string, unknown>> = { ada: { lovelace: int(row.value) } };
+  const assets = row.assets;
+  if (assets !== null) {
+    for (const a of assets) {
+      const policy = (value[a.policy] ??= {});
+      const before = policy[a.name];
+      policy[a.name] = before === undefined
+        ? int(a.quantity)
+        : int((BigInt((before as { rawJSON: string }).rawJSON) + BigInt(a.quantity)).toString());
+    }
+  }
+  const output: {
+    address: string;
+    value: typeof value;
+    datum?: string;
+    datumHash?: string;
+    script?: unknown;
+  } = {
+    address: row.address,
+    value,
+  };
+  if (row.inlineDatum) output.datum = row.inlineDatum;
+  else if (row.dataHash) output.datumHash = row.dataHash;
+  if (row.scriptType !== null) {
+    output.script = row.scriptType === "timelock" || row.scriptType === "multisig"
+      ? {
+        language: "native",
+        json: nativeClause(row.scriptJson),
+        ...(row.scriptBytes ? { cbor: row.scriptBytes } : {}),
+      }
+      : { language: languages[row.scriptType] ?? row.scriptType, cbor: row.scriptBytes ?? "" };
+  }
+  return output;
+};
 
 const roles = {
   ConstitutionalCommittee: "constitutionalCommittee",
@@ -270,7 +318,7 @@ export const toOgmiosBlocks = (batch: ChainBatch): Array<unknown> => {
     const mint: Record<string, Record<string, bigint>> = {};
     for (const m of mintsOf(t.id)) (mint[m.policy] ??= {})[m.name] = BigInt(m.quantity);
     const labels = metadataOf(t.id);
-    const donation = BigInt(t.treasuryDonation);
+    const donation = t.treasuryDonation;
     return {
       id: t.hash,
       spends: valid ? "inputs" : "collaterals",
@@ -285,14 +333,14 @@ export const toOgmiosBlocks = (batch: ChainBatch): Array<unknown> => {
         : {}),
       fee: ada(t.fee),
       validityInterval: {
-        ...(t.invalidBefore === null ? {} : { invalidBefore: BigInt(t.invalidBefore) }),
-        ...(t.invalidHereafter === null ? {} : { invalidAfter: BigInt(t.invalidHereafter) }),
+        ...(t.invalidBefore === null ? {} : { invalidBefore: int(t.invalidBefore) }),
+        ...(t.invalidHereafter === null ? {} : { invalidAfter: int(t.invalidHereafter) }),
       },
       ...(Object.keys(mint).length > 0 ? { mint } : {}),
       ...nonEmpty("requiredExtraSignatories", signersOf(t.id).map((s) => s.hash)),
       ...nonEmpty("proposals", proposalsOf(t.id).flatMap(toProposal)),
       ...nonEmpty("votes", votesOf(t.id).map(toVote)),
-      ...(donation > 0n ? { treasury: { donation: ada(donation) } } : {}),
+      ...(donation !== "0" && BigInt(donation) > 0n ? { treasury: { donation: ada(donation) } } : {}),
       ...(labels.length > 0
         ? {
           metadata: {
@@ -333,7 +381,7 @@ export const toOgmiosBlocks = (batch: ChainBatch): Array<unknown> => {
         id: b.hash,
         ancestor: b.ancestor ?? zeros(64),
         height: b.height,
-        slot: BigInt(b.slot),
+        slot: int(b.slot),
         size: { bytes: b.size },
         protocol: {
           id: 0,
@@ -351,14 +399,14 @@ export const toOgmiosBlocks = (batch: ChainBatch): Array<unknown> => {
       id: b.hash,
       ancestor: b.ancestor ?? "genesis",
       height: b.height ?? 0,
-      slot: BigInt(b.slot ?? 0),
+      slot: int(b.slot ?? "0"),
       size: { bytes: b.size },
       protocol: { version: { major: b.protoMajor, minor: b.protoMinor } },
       issuer: {
         verificationKey: zeros(64),
         vrfVerificationKey: vrfKeyHex(b.vrfKey) ?? zeros(64),
         operationalCertificate: {
-          count: BigInt(b.opCertCounter ?? 0),
+          count: int(b.opCertCounter ?? "0"),
           kes: { period: 0, verificationKey: b.opCert ?? "" },
         },
         leaderValue: {},
