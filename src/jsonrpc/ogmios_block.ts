@@ -189,11 +189,18 @@ const byTx = <A extends { readonly txId: string }>(rows: ReadonlyArray<A>) => by
 
 const byKey = <A>(rows: ReadonlyArray<A>, key: (row: A) => string) => {
   const groups = new Map<string, Array<A>>();
+  // rows mostly come in runs of one key (ordered by transaction): the map is looked up once per run
+  let runKey: string | undefined = undefined;
+  let run: Array<A> = [];
   for (const r of rows) {
     const k = key(r);
-    const g = groups.get(k);
-    if (g) g.push(r);
-    else groups.set(k, [r]);
+    if (k !== runKey) {
+      runKey = k;
+      const g = groups.get(k);
+      if (g) run = g;
+      else groups.set(k, run = []);
+    }
+    run.push(r);
   }
   return (id: string): ReadonlyArray<A> => groups.get(id) ?? [];
 };
@@ -275,9 +282,6 @@ const toProposal = (p: ProposalRow): Array<unknown> => {
   }
 };
 
-const nonEmpty = <K extends string, A>(key: K, list: ReadonlyArray<A>) =>
-  list.length > 0 ? { [key]: list } as Record<K, ReadonlyArray<A>> : {};
-
 /** Turns a batch of rows into Ogmios blocks, in chain order. */
 export const toOgmiosBlocks = (batch: ChainBatch): Array<unknown> => {
   const txsOf = byKey(batch.transactions, (t) => t.blockId);
@@ -319,48 +323,53 @@ export const toOgmiosBlocks = (batch: ChainBatch): Array<unknown> => {
     for (const m of mintsOf(t.id)) (mint[m.policy] ??= {})[m.name] = BigInt(m.quantity);
     const labels = metadataOf(t.id);
     const donation = t.treasuryDonation;
-    return {
+    // assigned in Ogmios' key order, each only when present (cheaper than spreading a literal per field)
+    const out: Record<string, unknown> = {
       id: t.hash,
       spends: valid ? "inputs" : "collaterals",
       inputs: valid ? referenceSet(inputsOf(t.id)) : [],
-      ...nonEmpty("references", referenceSet(referencesOf(t.id))),
-      ...nonEmpty("collaterals", referenceSet(valid ? collateralsOf(t.id) : inputsOf(t.id))),
-      ...(collateralReturn ? { collateralReturn } : {}),
-      outputs: valid ? outputs.map(toOutput) : [],
-      ...nonEmpty("certificates", certificates),
-      ...(withdrawals.length > 0
-        ? { withdrawals: Object.fromEntries(withdrawals.map((w) => [w.stakeAddress, ada(w.amount)])) }
-        : {}),
-      fee: ada(t.fee),
-      validityInterval: {
-        ...(t.invalidBefore === null ? {} : { invalidBefore: int(t.invalidBefore) }),
-        ...(t.invalidHereafter === null ? {} : { invalidAfter: int(t.invalidHereafter) }),
-      },
-      ...(Object.keys(mint).length > 0 ? { mint } : {}),
-      ...nonEmpty("requiredExtraSignatories", signersOf(t.id).map((s) => s.hash)),
-      ...nonEmpty("proposals", proposalsOf(t.id).flatMap(toProposal)),
-      ...nonEmpty("votes", votesOf(t.id).map(toVote)),
-      ...(donation !== "0" && BigInt(donation) > 0n ? { treasury: { donation: ada(donation) } } : {}),
-      ...(labels.length > 0
-        ? {
-          metadata: {
-            hash: metadataHash(labels),
-            labels: Object.fromEntries(
-              labels.map((l) => [l.label, { cbor: l.cbor, ...(l.json === null ? {} : { json: l.json }) }]),
-            ),
-          },
-        }
-        : {}),
-      signatories: [],
-      ...nonEmpty(
-        "redeemers",
-        redeemersOf(t.id).map((r) => ({
-          validator: { purpose: purposes[r.purpose] ?? r.purpose, index: r.index },
-          redeemer: r.data,
-          executionUnits: { memory: BigInt(r.memory), cpu: BigInt(r.cpu) },
-        })),
-      ),
     };
+    const references = referencesOf(t.id);
+    if (references.length > 0) out.references = referenceSet(references);
+    const collaterals = valid ? collateralsOf(t.id) : inputsOf(t.id);
+    if (collaterals.length > 0) out.collaterals = referenceSet(collaterals);
+    if (collateralReturn) out.collateralReturn = collateralReturn;
+    out.outputs = valid ? outputs.map(toOutput) : [];
+    if (certificates.length > 0) out.certificates = certificates;
+    if (withdrawals.length > 0) {
+      out.withdrawals = Object.fromEntries(withdrawals.map((w) => [w.stakeAddress, ada(w.amount)]));
+    }
+    out.fee = ada(t.fee);
+    const validityInterval: Record<string, unknown> = {};
+    if (t.invalidBefore !== null) validityInterval.invalidBefore = int(t.invalidBefore);
+    if (t.invalidHereafter !== null) validityInterval.invalidAfter = int(t.invalidHereafter);
+    out.validityInterval = validityInterval;
+    if (Object.keys(mint).length > 0) out.mint = mint;
+    const signers = signersOf(t.id);
+    if (signers.length > 0) out.requiredExtraSignatories = signers.map((s) => s.hash);
+    const proposals = proposalsOf(t.id).flatMap(toProposal);
+    if (proposals.length > 0) out.proposals = proposals;
+    const votes = votesOf(t.id);
+    if (votes.length > 0) out.votes = votes.map(toVote);
+    if (donation !== "0" && BigInt(donation) > 0n) out.treasury = { donation: ada(donation) };
+    if (labels.length > 0) {
+      out.metadata = {
+        hash: metadataHash(labels),
+        labels: Object.fromEntries(
+          labels.map((l) => [l.label, { cbor: l.cbor, ...(l.json === null ? {} : { json: l.json }) }]),
+        ),
+      };
+    }
+    out.signatories = [];
+    const redeemers = redeemersOf(t.id);
+    if (redeemers.length > 0) {
+      out.redeemers = redeemers.map((r) => ({
+        validator: { purpose: purposes[r.purpose] ?? r.purpose, index: r.index },
+        redeemer: r.data,
+        executionUnits: { memory: BigInt(r.memory), cpu: BigInt(r.cpu) },
+      }));
+    }
+    return out;
   };
 
   const block = (b: ChainBlockRow) => {
