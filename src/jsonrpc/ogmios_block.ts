@@ -366,7 +366,7 @@ export const toOgmiosBlocks = (batch: ChainBatch): Array<unknown> => {
       out.redeemers = redeemers.map((r) => ({
         validator: { purpose: purposes[r.purpose] ?? r.purpose, index: r.index },
         redeemer: r.data,
-        executionUnits: { memory: BigInt(r.memory), cpu: BigInt(r.cpu) },
+        executionUnits: { memory: int(r.memory), cpu: int(r.cpu) },
       }));
     }
     return out;
