@@ -3,7 +3,7 @@
  * (shared/notes/ogmios.md §3). The cursor starts at the origin; `findIntersection` moves it to the first point
  * given that is on the chain, and the next `nextBlock` then answers `backward` to that point, as Ogmios does.
  * Forward steps read blocks in batches (as many as the client has pipelined, up to 100) and serve them one per
- * request, reading the next batch meanwhile. At the tip a `nextBlock` waits for ChainTips to report a change.
+ * request, reading the next two batches meanwhile. At the tip a `nextBlock` waits for ChainTips to report a change.
  *
  * Rollbacks: db-sync deletes the rolled-back blocks (every block id above some id) and inserts the new chain with
  * higher ids. Before reading further, the session checks that its cursor block still exists; if not, the newest
@@ -38,7 +38,7 @@ export const maxBatch = 100;
 
 /**
  * A batch read ahead while the one before is served: larger, so a long sync runs its ~20 statements once per
- * hundreds of blocks; bounded in transactions to bound a session's memory (a few MB of rows).
+ * hundreds of blocks; bounded in transactions to bound a session's memory (two read ahead: a few MB each).
  */
 const aheadBlocks = 1000;
 const aheadTransactions = 4000;
@@ -104,7 +104,16 @@ export const makeChainSync = (network: Network): ChainSyncSession => {
   let buffer: Array<Prefetched> = [];
   let batchTip: PointRow | undefined = undefined;
   /** The batch after the buffered blocks, being read while they are served. */
-  let readAhead: Fiber.RuntimeFiber<Fetched, JsonRpcFailure> | undefined = undefined;
+  let readAhead: Fiber.RuntimeFiber<Fetched | undefined, JsonRpcFailure> | undefined = undefined;
+  /** The batch after that one, read as soon as it is known where readAhead ends (undefined if nowhere). */
+  let readAfter: Fiber.RuntimeFiber<Fetched | undefined, JsonRpcFailure> | undefined = undefined;
+
+  const stopReading = Effect.suspend(() => {
+    const fibers = [readAfter, readAhead].filter((f) => f !== undefined);
+    readAhead = undefined;
+    readAfter = undefined;
+    return Effect.asVoid(Fiber.interruptAll(fibers));
+  });
 
   const database = fromSql(network);
   const services = Effect.all([ChainDatabases, ChainTips]).pipe(
@@ -132,8 +141,7 @@ export const makeChainSync = (network: Network): ChainSyncSession => {
         if (p !== "origin" && !row) continue;
         cursor = row;
         buffer = [];
-        if (readAhead) yield* Fiber.interrupt(readAhead);
-        readAhead = undefined;
+        yield* stopReading;
         rollBackTo = { point: p };
         return { intersection: p, tip: tipOf(tip) };
       }
@@ -169,6 +177,15 @@ export const makeChainSync = (network: Network): ChainSyncSession => {
       return { blocks: prefetched, tip, seen, alive };
     });
 
+  /** The batch after the one `before` reads; undefined when that one ends nowhere (at the tip, rolled back). */
+  const readBeyond = (before: Fiber.RuntimeFiber<Fetched | undefined, JsonRpcFailure>) =>
+    Effect.flatMap(Fiber.join(before), (f) => {
+      const last = f?.alive ? f.blocks[f.blocks.length - 1] : undefined;
+      return last
+        ? fetchAfter(last.point.id, aheadBlocks, aheadTransactions)
+        : Effect.succeed<Fetched | undefined>(undefined);
+    });
+
   const forward = (next: Prefetched, known: PointRow | undefined) => {
     cursor = next.point;
     return { direction: "forward", block: next.block, tip: tipWith(next.point, known) };
@@ -191,25 +208,32 @@ export const makeChainSync = (network: Network): ChainSyncSession => {
         const next = buffer.shift();
         if (next) return forward(next, watch.current());
         const ahead = readAhead;
+        const after = readAfter;
         readAhead = undefined;
+        readAfter = undefined;
         if (cursor && !(yield* Effect.mapError(blockExists(db.sql, cursor.id, cursor.hash), database))) {
-          if (ahead) yield* Fiber.interrupt(ahead);
+          yield* Fiber.interruptAll([after, ahead].filter((f) => f !== undefined));
           cursor = yield* Effect.mapError(blockBefore(db.sql, cursor.id), database);
           return { direction: "backward", point: pointOf(cursor), tip: tipOf(yield* freshTip) };
         }
         const size = Math.min(maxBatch, Math.max(1, inFlight));
-        const fetched = ahead ? yield* Fiber.join(ahead) : yield* fetchAfter(cursor?.id ?? "0", size);
-        if (!fetched.alive) continue;
-        const last = fetched.blocks[fetched.blocks.length - 1];
+        const fetched = (ahead ? yield* Fiber.join(ahead) : undefined) ??
+          (yield* fetchAfter(cursor?.id ?? "0", size));
+        const last = fetched.alive ? fetched.blocks[fetched.blocks.length - 1] : undefined;
         if (!last) {
+          if (after) yield* Fiber.interrupt(after);
+          if (!fetched.alive) continue;
           // at the tip: wait for the next block (or a rollback), then look again
           yield* watch.changedFrom(fetched.seen?.hash);
           continue;
         }
         batchTip = fetched.tip;
         buffer = [...fetched.blocks];
-        // read the next batch while this one is served (a daemon: it outlives this request)
-        readAhead = yield* Effect.forkDaemon(fetchAfter(last.point.id, aheadBlocks, aheadTransactions));
+        // read the next two batches while this one is served (daemons: they outlive this request); the second
+        // starts when the first is read, so one batch's statements run while the other's rows are being built
+        readAhead = after ??
+          (yield* Effect.forkDaemon(fetchAfter(last.point.id, aheadBlocks, aheadTransactions)));
+        readAfter = yield* Effect.forkDaemon(readBeyond(readAhead));
       }
     });
 

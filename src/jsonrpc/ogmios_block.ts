@@ -37,7 +37,7 @@ import type {
   VoteRow,
 } from "@src/queries/chain_blocks.ts";
 import { ogmiosProposal } from "@src/domain/ogmios_governance.ts";
-import { toOgmiosOutput } from "./methods/utxo.ts";
+import { languages, nativeClause } from "./methods/utxo.ts";
 import { toStakePoolView } from "./methods/stake_pools.ts";
 
 const zeros = (n: number) => "0".repeat(n);
@@ -58,7 +58,17 @@ const vrfKeyHex = (text: string | null): string | undefined => {
   }
 };
 
-const ada = (lovelace: string | bigint) => ({ ada: { lovelace: BigInt(lovelace) } });
+/** JSON.rawJSON (V8): written by JSON.stringify as the given text, unquoted. */
+const rawJSON = (JSON as unknown as { rawJSON: (text: string) => unknown }).rawJSON;
+
+/**
+ * An integer PostgreSQL wrote as text (numeric, bigint: digits, maybe a sign), kept as that text and written as a
+ * JSON number, exact at any size: no BigInt to parse and print again per value (the block's many lovelace
+ * amounts and quantities cost the service more as BigInt, and more again through toJSON while stringified).
+ */
+const int = (digits: string): unknown => rawJSON(digits);
+
+const ada = (lovelace: string) => ({ ada: { lovelace: int(lovelace) } });
 
 /** A stake address' bytes (hex, header first) as a credential: its hash, and whether it is a script. */
 const credentialOf = (stakeAddress: string) => ({
@@ -179,22 +189,67 @@ const byTx = <A extends { readonly txId: string }>(rows: ReadonlyArray<A>) => by
 
 const byKey = <A>(rows: ReadonlyArray<A>, key: (row: A) => string) => {
   const groups = new Map<string, Array<A>>();
+  // rows mostly come in runs of one key (ordered by transaction): the map is looked up once per run
+  let runKey: string | undefined = undefined;
+  let run: Array<A> = [];
   for (const r of rows) {
     const k = key(r);
-    const g = groups.get(k);
-    if (g) g.push(r);
-    else groups.set(k, [r]);
+    if (k !== runKey) {
+      runKey = k;
+      const g = groups.get(k);
+      if (g) run = g;
+      else groups.set(k, run = []);
+    }
+    run.push(r);
   }
   return (id: string): ReadonlyArray<A> => groups.get(id) ?? [];
 };
 
-/** A ledger set of output references: ordered by transaction id, then index. */
+/** A ledger set of output references: ordered by transaction id, then index (sorts `rows`, a group of byTx's). */
 const referenceSet = (rows: ReadonlyArray<ReferenceRow>) =>
-  [...rows]
+  (rows as Array<ReferenceRow>)
     .sort((a, b) => (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : a.index - b.index))
     .map((r) => ({ transaction: { id: r.ref }, index: r.index }));
 
-const toOutput = (row: OutputRow) => toOgmiosOutput(row);
+/**
+ * An output as methods/utxo.ts's toOgmiosOutput writes it (the same JSON), with its amounts kept as PostgreSQL's
+ * text; a token listed twice in one output (db-sync does not, but the sum is what the ledger holds) is summed.
+ */
+const toOutput = (row: OutputRow) => {
+  const value: Record<string, Record<string, unknown>> = { ada: { lovelace: int(row.value) } };
+  const assets = row.assets;
+  if (assets !== null) {
+    for (const a of assets) {
+      const policy = (value[a.policy] ??= {});
+      const before = policy[a.name];
+      policy[a.name] = before === undefined
+        ? int(a.quantity)
+        : int((BigInt((before as { rawJSON: string }).rawJSON) + BigInt(a.quantity)).toString());
+    }
+  }
+  const output: {
+    address: string;
+    value: typeof value;
+    datum?: string;
+    datumHash?: string;
+    script?: unknown;
+  } = {
+    address: row.address,
+    value,
+  };
+  if (row.inlineDatum) output.datum = row.inlineDatum;
+  else if (row.dataHash) output.datumHash = row.dataHash;
+  if (row.scriptType !== null) {
+    output.script = row.scriptType === "timelock" || row.scriptType === "multisig"
+      ? {
+        language: "native",
+        json: nativeClause(row.scriptJson),
+        ...(row.scriptBytes ? { cbor: row.scriptBytes } : {}),
+      }
+      : { language: languages[row.scriptType] ?? row.scriptType, cbor: row.scriptBytes ?? "" };
+  }
+  return output;
+};
 
 const roles = {
   ConstitutionalCommittee: "constitutionalCommittee",
@@ -226,9 +281,6 @@ const toProposal = (p: ProposalRow): Array<unknown> => {
     return [];
   }
 };
-
-const nonEmpty = <K extends string, A>(key: K, list: ReadonlyArray<A>) =>
-  list.length > 0 ? { [key]: list } as Record<K, ReadonlyArray<A>> : {};
 
 /** Turns a batch of rows into Ogmios blocks, in chain order. */
 export const toOgmiosBlocks = (batch: ChainBatch): Array<unknown> => {
@@ -270,49 +322,54 @@ export const toOgmiosBlocks = (batch: ChainBatch): Array<unknown> => {
     const mint: Record<string, Record<string, bigint>> = {};
     for (const m of mintsOf(t.id)) (mint[m.policy] ??= {})[m.name] = BigInt(m.quantity);
     const labels = metadataOf(t.id);
-    const donation = BigInt(t.treasuryDonation);
-    return {
+    const donation = t.treasuryDonation;
+    // assigned in Ogmios' key order, each only when present (cheaper than spreading a literal per field)
+    const out: Record<string, unknown> = {
       id: t.hash,
       spends: valid ? "inputs" : "collaterals",
       inputs: valid ? referenceSet(inputsOf(t.id)) : [],
-      ...nonEmpty("references", referenceSet(referencesOf(t.id))),
-      ...nonEmpty("collaterals", referenceSet(valid ? collateralsOf(t.id) : inputsOf(t.id))),
-      ...(collateralReturn ? { collateralReturn } : {}),
-      outputs: valid ? outputs.map(toOutput) : [],
-      ...nonEmpty("certificates", certificates),
-      ...(withdrawals.length > 0
-        ? { withdrawals: Object.fromEntries(withdrawals.map((w) => [w.stakeAddress, ada(w.amount)])) }
-        : {}),
-      fee: ada(t.fee),
-      validityInterval: {
-        ...(t.invalidBefore === null ? {} : { invalidBefore: BigInt(t.invalidBefore) }),
-        ...(t.invalidHereafter === null ? {} : { invalidAfter: BigInt(t.invalidHereafter) }),
-      },
-      ...(Object.keys(mint).length > 0 ? { mint } : {}),
-      ...nonEmpty("requiredExtraSignatories", signersOf(t.id).map((s) => s.hash)),
-      ...nonEmpty("proposals", proposalsOf(t.id).flatMap(toProposal)),
-      ...nonEmpty("votes", votesOf(t.id).map(toVote)),
-      ...(donation > 0n ? { treasury: { donation: ada(donation) } } : {}),
-      ...(labels.length > 0
-        ? {
-          metadata: {
-            hash: metadataHash(labels),
-            labels: Object.fromEntries(
-              labels.map((l) => [l.label, { cbor: l.cbor, ...(l.json === null ? {} : { json: l.json }) }]),
-            ),
-          },
-        }
-        : {}),
-      signatories: [],
-      ...nonEmpty(
-        "redeemers",
-        redeemersOf(t.id).map((r) => ({
-          validator: { purpose: purposes[r.purpose] ?? r.purpose, index: r.index },
-          redeemer: r.data,
-          executionUnits: { memory: BigInt(r.memory), cpu: BigInt(r.cpu) },
-        })),
-      ),
     };
+    const references = referencesOf(t.id);
+    if (references.length > 0) out.references = referenceSet(references);
+    const collaterals = valid ? collateralsOf(t.id) : inputsOf(t.id);
+    if (collaterals.length > 0) out.collaterals = referenceSet(collaterals);
+    if (collateralReturn) out.collateralReturn = collateralReturn;
+    out.outputs = valid ? outputs.map(toOutput) : [];
+    if (certificates.length > 0) out.certificates = certificates;
+    if (withdrawals.length > 0) {
+      out.withdrawals = Object.fromEntries(withdrawals.map((w) => [w.stakeAddress, ada(w.amount)]));
+    }
+    out.fee = ada(t.fee);
+    const validityInterval: Record<string, unknown> = {};
+    if (t.invalidBefore !== null) validityInterval.invalidBefore = int(t.invalidBefore);
+    if (t.invalidHereafter !== null) validityInterval.invalidAfter = int(t.invalidHereafter);
+    out.validityInterval = validityInterval;
+    if (Object.keys(mint).length > 0) out.mint = mint;
+    const signers = signersOf(t.id);
+    if (signers.length > 0) out.requiredExtraSignatories = signers.map((s) => s.hash);
+    const proposals = proposalsOf(t.id).flatMap(toProposal);
+    if (proposals.length > 0) out.proposals = proposals;
+    const votes = votesOf(t.id);
+    if (votes.length > 0) out.votes = votes.map(toVote);
+    if (donation !== "0" && BigInt(donation) > 0n) out.treasury = { donation: ada(donation) };
+    if (labels.length > 0) {
+      out.metadata = {
+        hash: metadataHash(labels),
+        labels: Object.fromEntries(
+          labels.map((l) => [l.label, { cbor: l.cbor, ...(l.json === null ? {} : { json: l.json }) }]),
+        ),
+      };
+    }
+    out.signatories = [];
+    const redeemers = redeemersOf(t.id);
+    if (redeemers.length > 0) {
+      out.redeemers = redeemers.map((r) => ({
+        validator: { purpose: purposes[r.purpose] ?? r.purpose, index: r.index },
+        redeemer: r.data,
+        executionUnits: { memory: int(r.memory), cpu: int(r.cpu) },
+      }));
+    }
+    return out;
   };
 
   const block = (b: ChainBlockRow) => {
@@ -333,7 +390,7 @@ export const toOgmiosBlocks = (batch: ChainBatch): Array<unknown> => {
         id: b.hash,
         ancestor: b.ancestor ?? zeros(64),
         height: b.height,
-        slot: BigInt(b.slot),
+        slot: int(b.slot),
         size: { bytes: b.size },
         protocol: {
           id: 0,
@@ -351,14 +408,14 @@ export const toOgmiosBlocks = (batch: ChainBatch): Array<unknown> => {
       id: b.hash,
       ancestor: b.ancestor ?? "genesis",
       height: b.height ?? 0,
-      slot: BigInt(b.slot ?? 0),
+      slot: int(b.slot ?? "0"),
       size: { bytes: b.size },
       protocol: { version: { major: b.protoMajor, minor: b.protoMinor } },
       issuer: {
         verificationKey: zeros(64),
         vrfVerificationKey: vrfKeyHex(b.vrfKey) ?? zeros(64),
         operationalCertificate: {
-          count: BigInt(b.opCertCounter ?? 0),
+          count: int(b.opCertCounter ?? "0"),
           kes: { period: 0, verificationKey: b.opCert ?? "" },
         },
         leaderValue: {},

@@ -73,7 +73,7 @@ const filterOf = (network: Network, params: Params): Effect.Effect<UtxoFilter, I
     }));
 
 /** db-sync's native-script JSON (cardano-node's) in Ogmios' clause form. */
-const nativeClause = (s: unknown): unknown => {
+export const nativeClause = (s: unknown): unknown => {
   const script = s as {
     type?: string;
     keyHash?: string;
@@ -99,7 +99,7 @@ const nativeClause = (s: unknown): unknown => {
   }
 };
 
-const languages: Readonly<Record<string, string>> = {
+export const languages: Readonly<Record<string, string>> = {
   plutusV1: "plutus:v1",
   plutusV2: "plutus:v2",
   plutusV3: "plutus:v3",
