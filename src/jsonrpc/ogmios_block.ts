@@ -37,7 +37,7 @@ import type {
   VoteRow,
 } from "@src/queries/chain_blocks.ts";
 import { ogmiosProposal } from "@src/domain/ogmios_governance.ts";
-import { languages, nativeClause } from "./methods/utxo.ts";
+import { outputFields } from "./methods/utxo.ts";
 import { toStakePoolView } from "./methods/stake_pools.ts";
 
 const zeros = (n: number) => "0".repeat(n);
@@ -227,28 +227,7 @@ const toOutput = (row: OutputRow) => {
         : int((BigInt((before as { rawJSON: string }).rawJSON) + BigInt(a.quantity)).toString());
     }
   }
-  const output: {
-    address: string;
-    value: typeof value;
-    datum?: string;
-    datumHash?: string;
-    script?: unknown;
-  } = {
-    address: row.address,
-    value,
-  };
-  if (row.inlineDatum) output.datum = row.inlineDatum;
-  else if (row.dataHash) output.datumHash = row.dataHash;
-  if (row.scriptType !== null) {
-    output.script = row.scriptType === "timelock" || row.scriptType === "multisig"
-      ? {
-        language: "native",
-        json: nativeClause(row.scriptJson),
-        ...(row.scriptBytes ? { cbor: row.scriptBytes } : {}),
-      }
-      : { language: languages[row.scriptType] ?? row.scriptType, cbor: row.scriptBytes ?? "" };
-  }
-  return output;
+  return outputFields(row, value);
 };
 
 const roles = {

@@ -105,6 +105,36 @@ export const languages: Readonly<Record<string, string>> = {
   plutusV3: "plutus:v3",
 };
 
+/** The fields an output's script, datum and address give (what follows its reference), around its `value`. */
+export const outputFields = <V>(
+  row: {
+    readonly address: string;
+    readonly inlineDatum: string | null;
+    readonly dataHash: string | null;
+    readonly scriptType: string | null;
+    readonly scriptJson: unknown;
+    readonly scriptBytes: string | null;
+  },
+  value: V,
+) => {
+  const output: { address: string; value: V; datum?: string; datumHash?: string; script?: unknown } = {
+    address: row.address,
+    value,
+  };
+  if (row.inlineDatum) output.datum = row.inlineDatum;
+  else if (row.dataHash) output.datumHash = row.dataHash;
+  if (row.scriptType !== null) {
+    output.script = row.scriptType === "timelock" || row.scriptType === "multisig"
+      ? {
+        language: "native",
+        json: nativeClause(row.scriptJson),
+        ...(row.scriptBytes ? { cbor: row.scriptBytes } : {}),
+      }
+      : { language: languages[row.scriptType] ?? row.scriptType, cbor: row.scriptBytes ?? "" };
+  }
+  return output;
+};
+
 /** An output's fields after its reference (`transaction`, `index`): a block's outputs are listed without one. */
 export const toOgmiosOutput = (row: UtxoRow) => {
   const value: Record<string, Record<string, bigint>> = { ada: { lovelace: BigInt(row.value) } };
@@ -112,29 +142,7 @@ export const toOgmiosOutput = (row: UtxoRow) => {
     const policy = (value[a.policy] ??= {});
     policy[a.name] = (policy[a.name] ?? 0n) + BigInt(a.quantity);
   }
-  const script = row.scriptType === null
-    ? undefined
-    : row.scriptType === "timelock" || row.scriptType === "multisig"
-    ? {
-      language: "native",
-      json: nativeClause(row.scriptJson),
-      ...(row.scriptBytes ? { cbor: row.scriptBytes } : {}),
-    }
-    : { language: languages[row.scriptType] ?? row.scriptType, cbor: row.scriptBytes ?? "" };
-  const output: {
-    address: string;
-    value: typeof value;
-    datum?: string;
-    datumHash?: string;
-    script?: unknown;
-  } = {
-    address: row.address,
-    value,
-  };
-  if (row.inlineDatum) output.datum = row.inlineDatum;
-  else if (row.dataHash) output.datumHash = row.dataHash;
-  if (script) output.script = script;
-  return output;
+  return outputFields(row, value);
 };
 
 export const toOgmiosUtxo = (row: UtxoRow) => ({
