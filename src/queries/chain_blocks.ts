@@ -186,6 +186,26 @@ export interface ChainBatch {
   readonly proposals: ReadonlyArray<ProposalRow>;
 }
 
+/** A batch of these blocks with no transaction rows (what a batch of empty blocks reads). */
+export const emptyChainBatch = (blocks: ReadonlyArray<ChainBlockRow>): ChainBatch => ({
+  blocks,
+  transactions: [],
+  inputs: [],
+  references: [],
+  collaterals: [],
+  collateralReturns: [],
+  outputs: [],
+  certificates: [],
+  pools: [],
+  withdrawals: [],
+  mints: [],
+  metadata: [],
+  signers: [],
+  redeemers: [],
+  votes: [],
+  proposals: [],
+});
+
 /**
  * Up to `limit` blocks after block id `afterId` (0 = from the start), in chain order, cut after the last block that
  * keeps the batch within `maxTransactions` (block.tx_count; the first block always counts). The cut is made in
@@ -442,27 +462,9 @@ export const chainBatch = (
 ): Effect.Effect<ChainBatch, SqlError> =>
   Effect.gen(function* () {
     const blocks = yield* blocksAfter(sql, afterId, limit, maxTransactions);
-    const empty: ChainBatch = {
-      blocks,
-      transactions: [],
-      inputs: [],
-      references: [],
-      collaterals: [],
-      collateralReturns: [],
-      outputs: [],
-      certificates: [],
-      pools: [],
-      withdrawals: [],
-      mints: [],
-      metadata: [],
-      signers: [],
-      redeemers: [],
-      votes: [],
-      proposals: [],
-    };
-    if (blocks.length === 0) return empty;
+    if (blocks.length === 0) return emptyChainBatch(blocks);
     const txs = yield* transactions(sql, blocks[0]!.id, blocks[blocks.length - 1]!.id);
-    if (txs.length === 0) return { ...empty, blocks };
+    if (txs.length === 0) return emptyChainBatch(blocks);
     const lo = txs[0]!.id;
     const hi = txs[txs.length - 1]!.id;
     const parts = yield* Effect.all({

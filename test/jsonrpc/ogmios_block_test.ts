@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { parseExact, stringifyExact } from "@src/domain/json.ts";
 import { toOgmiosBlocks } from "@src/jsonrpc/ogmios_block.ts";
 import { toOgmiosOutput } from "@src/jsonrpc/methods/utxo.ts";
-import type { ChainBatch, OutputRow } from "@src/queries/chain_blocks.ts";
+import { type ChainBatch, emptyChainBatch, type OutputRow } from "@src/queries/chain_blocks.ts";
 
 const big = "45000000000000000123"; // past 2^53: exact only if never a float
 const policy = "ab".repeat(28);
@@ -62,7 +62,7 @@ const tx = (id: string, valid: boolean) => ({
 });
 
 const batch: ChainBatch = {
-  blocks: [{
+  ...emptyChainBatch([{
     id: "7",
     hash: "ee".repeat(32),
     slot: "18446744073709551000",
@@ -74,7 +74,7 @@ const batch: ChainBatch = {
     opCert: "ff".repeat(32),
     opCertCounter: "4",
     ancestor: "dd".repeat(32),
-  }],
+  }]),
   transactions: [tx("10", true), tx("11", false)],
   inputs: [
     { txId: "10", ref: "bb".repeat(32), index: 1 },
@@ -82,19 +82,8 @@ const batch: ChainBatch = {
     { txId: "10", ref: "aa".repeat(32), index: 0 },
     { txId: "11", ref: "cc".repeat(32), index: 0 },
   ],
-  references: [],
-  collaterals: [],
-  collateralReturns: [],
   outputs,
-  certificates: [],
-  pools: [],
   withdrawals: [{ txId: "10", stakeAddress: "stake_test1u", amount: big }],
-  mints: [],
-  metadata: [],
-  signers: [],
-  redeemers: [],
-  votes: [],
-  proposals: [],
 };
 
 /** What a client reads: the JSON text parsed with integers past 2^53 as bigint. */
