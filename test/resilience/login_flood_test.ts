@@ -29,19 +29,30 @@ const addressLimit = defaultRules["login-address"].limit;
 /** What one scrypt at today's parameters holds while it runs. */
 const hashMib = (128 * defaultParameters.N * defaultParameters.r) / mib;
 
-const rssOfPid = async (pid: number | "self"): Promise<number> => {
-  const status = await Deno.readTextFile(`/proc/${pid}/status`);
-  return Number(status.match(/VmRSS:\s+(\d+) kB/)![1]) * 1024;
+/** A process's resident memory, or undefined once it has exited (a zombie's status has no VmRSS line). */
+const rssIfRunning = async (pid: number | "self"): Promise<number | undefined> => {
+  const status = await Deno.readTextFile(`/proc/${pid}/status`).catch(() => "");
+  const kb = status.match(/VmRSS:\s+(\d+) kB/)?.[1];
+  return kb === undefined ? undefined : Number(kb) * 1024;
 };
 
-/** Runs `work` while sampling RSS every 10 ms: before, peak, and a second after it ended. */
+const rssOfPid = async (pid: number | "self"): Promise<number> => {
+  const rss = await rssIfRunning(pid);
+  if (rss === undefined) throw new Error(`process ${pid} is not running`);
+  return rss;
+};
+
+/** Runs `work` while sampling RSS every 10 ms: before and peak. Sampling stops early if the process exits
+ * (the flood process prints its result and ends, possibly before `work` has read it). */
 const withRss = async <T>(pid: number | "self", work: () => Promise<T>) => {
   const before = await rssOfPid(pid);
   let peak = before;
   let sampling = true;
   const sampler = (async () => {
     while (sampling) {
-      peak = Math.max(peak, await rssOfPid(pid));
+      const rss = await rssIfRunning(pid);
+      if (rss === undefined) break;
+      peak = Math.max(peak, rss);
       await new Promise((r) => setTimeout(r, 10));
     }
   })();
