@@ -8,7 +8,7 @@
  * service write its own bulk back.
  */
 import type { OgmiosError } from "@src/domain/errors.ts";
-import { parseExact, stringifyExact as stringify } from "@src/domain/json.ts";
+import { parseExact, stringify } from "@src/domain/json.ts";
 import { InvalidParams, InvalidRequest, ParseError } from "./protocol_errors.ts";
 
 export type JsonRpcId = unknown;
@@ -53,6 +53,9 @@ const invalidRequest = (detail: string) => new InvalidRequest({ detail });
 const invalidParams = (detail: string) => new InvalidParams({ detail });
 
 const idTooLong = (id: unknown): boolean => {
+  if (typeof id === "number" || typeof id === "boolean" || id === null) return false;
+  // a string's JSON is its length plus quotes, up to 6 characters each when escaped
+  if (typeof id === "string" && id.length * 6 + 2 <= maxIdLength) return false;
   try {
     return (stringify(id)?.length ?? 0) > maxIdLength;
   } catch {
@@ -128,6 +131,10 @@ export const parseFrame = (
 
 export const isRefused = (r: Request | Refused): r is Refused => "failure" in r;
 
+/**
+ * A reply's JSON. Most hold no bigint (tips, blocks, whose integers come as raw JSON text), so JSON.stringify
+ * as it is; one that does (UTxO values, protocol parameters) is written exact on the second try.
+ */
 export const encodeReply = (reply: Reply): string =>
   stringify({
     jsonrpc: "2.0",

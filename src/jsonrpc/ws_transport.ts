@@ -47,6 +47,9 @@ const closeRevoked = 1008;
 /** "Message too big". */
 const closeTooBig = 1009;
 
+/** Lanes whose requests may wait indefinitely (a nextBlock at the tip, a submission waiting for room). */
+const interruptibleLane = (lane: Lane) => lane === "chainSync" || lane === "submission";
+
 const encoder = new TextEncoder();
 
 /** A message's size in bytes, counted only as far as needed (a string of n characters has n to 3n bytes). */
@@ -113,11 +116,42 @@ export const ogmiosWebSocket = (ctx: WebSocketContext): Response => {
     else void ctx.run(ctx.access.charge(key));
   };
 
+  /** What a request spends: a submission its key's hourly budget too, anything else one request. */
+  const spendOf = (parsed: RpcRequest | Refused, lane: Lane) =>
+    lane === "submission" && !isRefused(parsed) ? "submission" : "request";
+
+  /**
+   * After the key's decision (undefined: allowed, the key unchanged, e.g. the service database unreachable):
+   * refuses, answers at once (a tip, a block already read), or gives the program that answers.
+   */
+  const settle = (
+    parsed: RpcRequest | Refused,
+    decision: Grant | AccessDenied | undefined,
+  ): Effect.Effect<Reply, never, MethodServices> | undefined => {
+    if (decision instanceof AccessDenied) {
+      const failure = refusalFailure(decision);
+      send(errorReply(parsed.method, parsed.id, failure));
+      if (failure._tag !== "RateLimited") socket.close(closeRevoked, decision.message); // a rate limit keeps it open
+      return undefined;
+    }
+    if (decision) key = decision.key;
+    if (isRefused(parsed)) return void send(errorReply(parsed.method, parsed.id, parsed.failure));
+    const now = answerNow(ctx.network, parsed, session, ctx.services);
+    if (now) return void send(now);
+    return runRequest(ctx.network, parsed, session, chainSyncWaiting);
+  };
+
+  /** Runs a program; requests that may wait indefinitely end with the connection, the others on their own. */
+  const answer = async (program: Effect.Effect<Reply, never, MethodServices>, lane: Lane) => {
+    const reply = await ctx.run(
+      interruptibleLane(lane) ? Effect.raceFirst(program, Deferred.await(closed)) : program,
+    );
+    if (reply) send(reply);
+  };
+
   const handle = async (parsed: RpcRequest | Refused, lane: Lane) => {
-    const { method, id } = parsed;
-    const interruptible = lane === "chainSync" || lane === "submission";
-    if (interruptible && socket.readyState !== WebSocket.OPEN) return;
-    const spend = lane === "submission" && !isRefused(parsed) ? "submission" : "request";
+    if (interruptibleLane(lane) && socket.readyState !== WebSocket.OPEN) return;
+    const spend = spendOf(parsed, lane);
     const decision = ctx.access.authorizeNow(ctx.secret, "ogmios", spend, Date.now(), ctx.network) ??
       await ctx.run(
         ctx.access.authorize(ctx.secret, "ogmios", spend, ctx.network).pipe(
@@ -125,20 +159,23 @@ export const ogmiosWebSocket = (ctx: WebSocketContext): Response => {
           Effect.catchTag("AccessDenied", (denied) => Effect.succeed(denied)),
         ),
       );
-    if (decision instanceof AccessDenied) {
-      const failure = refusalFailure(decision);
-      send(errorReply(method, id, failure));
-      if (failure._tag === "RateLimited") return; // the connection stays open
-      return socket.close(closeRevoked, decision.message);
-    }
-    if (decision) key = decision.key;
-    if (isRefused(parsed)) return send(errorReply(method, id, parsed.failure));
-    const now = answerNow(ctx.network, parsed, session, ctx.services);
-    if (now) return send(now);
-    const program = runRequest(ctx.network, parsed, session, chainSyncWaiting);
-    // requests that may wait indefinitely end with the connection; the others end on their own
-    const reply = await ctx.run(interruptible ? Effect.raceFirst(program, Deferred.await(closed)) : program);
-    if (reply) send(reply);
+    const program = settle(parsed, decision);
+    if (program) await answer(program, lane);
+  };
+
+  /** Requests received on each lane and not yet answered: a lane with none may answer a new one at once. */
+  const pending: Record<Lane, number> = { query: 0, chainSync: 0, submission: 0, evaluation: 0 };
+
+  const enqueue = (lane: Lane, work: () => Promise<void>) => {
+    pending[lane]++;
+    if (lane === "chainSync") chainSyncWaiting++;
+    lanes[lane] = lanes[lane]
+      .then(work)
+      .catch(() => {})
+      .finally(() => {
+        pending[lane]--;
+        if (lane === "chainSync") chainSyncWaiting--;
+      });
   };
 
   socket.onmessage = (event) => {
@@ -153,13 +190,24 @@ export const ogmiosWebSocket = (ctx: WebSocketContext): Response => {
         failure: new InvalidRequest({ detail: "binary frames are not supported; send JSON text" }),
       };
     const lane = laneOf(parsed.method);
-    if (lane === "chainSync") chainSyncWaiting++;
-    lanes[lane] = lanes[lane]
-      .then(() => handle(parsed, lane))
-      .catch(() => {})
-      .finally(() => {
+    // nothing ahead of it on its lane and the key decided from memory: no promise, no fiber for a tip query
+    if (pending[lane] === 0 && socket.readyState === WebSocket.OPEN) {
+      const decision = ctx.access.authorizeNow(
+        ctx.secret,
+        "ogmios",
+        spendOf(parsed, lane),
+        Date.now(),
+        ctx.network,
+      );
+      if (decision !== undefined) {
+        if (lane === "chainSync") chainSyncWaiting++; // this request sizes the read-ahead too
+        const program = settle(parsed, decision);
         if (lane === "chainSync") chainSyncWaiting--;
-      });
+        if (program) enqueue(lane, () => answer(program, lane));
+        return;
+      }
+    }
+    enqueue(lane, () => handle(parsed, lane));
   };
   return response;
 };
