@@ -298,8 +298,8 @@ export const toOgmiosBlocks = (batch: ChainBatch): Array<unknown> => {
       i = j;
     }
     const withdrawals = withdrawalsOf(t.id);
-    const mint: Record<string, Record<string, bigint>> = {};
-    for (const m of mintsOf(t.id)) (mint[m.policy] ??= {})[m.name] = BigInt(m.quantity);
+    const mint: Record<string, Record<string, unknown>> = {};
+    for (const m of mintsOf(t.id)) (mint[m.policy] ??= {})[m.name] = int(m.quantity);
     const labels = metadataOf(t.id);
     const donation = t.treasuryDonation;
     // assigned in Ogmios' key order, each only when present (cheaper than spreading a literal per field)
