@@ -20,7 +20,7 @@ type Certificate = NonNullable<TransactionDetail["transaction"]["certificates"]>
 const countOf = (certificates: ReadonlyArray<Certificate>, ...types: ReadonlyArray<Certificate["type"]>) =>
   certificates.filter((c) => types.includes(c.type)).length;
 
-/** Every output's value summed per unit: lovelace first, then tokens in the order they first appear. */
+/** Every output's value summed per unit: lovelace first, then tokens by unit (as Blockfrost's backend orders them). */
 const outputAmount = (d: TransactionDetail): typeof TxContent.Type["output_amount"] => {
   const tokens = new Map<string, bigint>();
   for (const o of d.transaction.outputs) {
@@ -28,7 +28,8 @@ const outputAmount = (d: TransactionDetail): typeof TxContent.Type["output_amoun
   }
   return [
     { unit: "lovelace", quantity: d.transaction.totalOutput },
-    ...[...tokens].map(([unit, quantity]) => ({ unit, quantity: quantity.toString() })),
+    ...[...tokens].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([unit, quantity]) => ({ unit, quantity: quantity.toString() })),
   ];
 };
 
