@@ -272,13 +272,22 @@ try {
   console.log("|---|---|---|---|---|---|---|---|---|---|---|---|");
   const sqlText: Array<string> = [];
   for (const [i, c] of cases.entries()) {
-    const probe = await fetch(`http://127.0.0.1:${port}/v1/graphql`, {
-      method: "POST",
-      headers: { apikey: key, "content-type": "application/json" },
-      body: JSON.stringify({ query: c.query, variables: c.variables }),
-    });
+    // the first answers are 503 while the service connects its databases after /health already answers
+    let probe: Response;
+    for (let tries = 0;; tries++) {
+      probe = await fetch(`http://127.0.0.1:${port}/v1/graphql`, {
+        method: "POST",
+        headers: { apikey: key, "content-type": "application/json" },
+        body: JSON.stringify({ query: c.query, variables: c.variables }),
+      });
+      if (probe.status !== 503 || tries >= 300) break;
+      await probe.body?.cancel();
+      await new Promise((r) => setTimeout(r, 200));
+    }
     const answer = await probe.json();
-    if (answer.errors) throw new Error(`${c.name}: ${JSON.stringify(answer.errors)}`);
+    if (answer.errors || probe.status !== 200) {
+      throw new Error(`${c.name}: ${probe.status} ${JSON.stringify(answer.errors ?? answer)}`);
+    }
     const statements = probe.headers.get("x-sql-statements");
     const { sql: text, params } = compiled[i]!;
     if (printSql) sqlText.push(`-- ${c.name}\n-- ${JSON.stringify(params)}\n${text};\n`);
