@@ -1,9 +1,12 @@
 /**
- * GraphQL benchmark on a large db-sync database: for a few realistic queries, requests/s and p50/p99 latency
- * through the service (wrk, POST, 32 connections, loopback), the SQL statements each request issued (the
- * X-SQL-Statements header), and the same compiled statement run directly against the database with the same
- * concurrency, measured in the same run. Ratio = service / direct.
+ * GraphQL benchmark on a large db-sync database: for the documented query shapes, the latency of one request at
+ * a time through the service (wrk, POST, 1 connection: p50/p99 apart from saturation) next to the compiled
+ * statement run directly one at a time, then requests/s and p50/p99 through the service at 32 connections
+ * (loopback), the SQL statements each request issued (the X-SQL-Statements header), and the same compiled
+ * statement run directly with the same concurrency, measured in the same run. Ratio = service / direct (32).
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/scale_360 npm run bench:graphql   (needs wrk)
+ *   BENCH_ONLY=epoch        only the queries whose name contains this
+ *   BENCH_SQL=1             also print each query's compiled statement and parameters (for EXPLAIN)
  * The database must hold a chain (npm run seed -- --scale 360 gives ~9 M tx_out rows).
  */
 import * as Reactivity from "@effect/experimental/Reactivity";
@@ -22,6 +25,8 @@ import { latencyMs, reportRows } from "./bench/results.ts";
 const databaseUrl = Deno.env.get("BENCH_DATABASE_URL") ?? "postgres://postgres@127.0.0.1:5432/scale_360";
 const seconds = Number(Deno.env.get("BENCH_SECONDS") ?? "8");
 const connections = Number(Deno.env.get("BENCH_CONNECTIONS") ?? "32");
+const only = Deno.env.get("BENCH_ONLY");
+const printSql = Deno.env.get("BENCH_SQL") === "1";
 const port = 3312;
 
 interface Case {
@@ -49,9 +54,18 @@ const poolView = (await one(
   "select h.view from pool_hash h join pool_update u on u.hash_id = h.id group by h.view order by count(*) desc limit 1",
 )).view;
 const epochNo = (await one("select max(epoch_no) as e from block")).e;
+const vrfKeyHash = (await one(
+  "select encode(vrf_key_hash, 'hex') as v from pool_update group by vrf_key_hash order by count(*) desc limit 1",
+)).v;
 await admin.end();
 
-const cases: Array<Case> = [
+const allCases: Array<Case> = [
+  {
+    // README.md's GraphQL example
+    name: "latest blocks",
+    query: `{ block(limit: 3, order_by: {block_no: desc}) { block_no hash tx_count time } }`,
+    variables: {},
+  },
   {
     name: "latest blocks with their transactions",
     query: `{ block(order_by: {id: desc}, limit: 10) {
@@ -76,6 +90,27 @@ const cases: Array<Case> = [
     variables: { id: poolView },
   },
   {
+    name: "pool updates by VRF key",
+    query:
+      `query Vrf($v: bytea!) { pool_update(where: {vrf_key_hash: {_eq: $v}}, order_by: {active_epoch_no: desc}) {
+      pledge margin fixed_cost active_epoch_no vrf_key_hash pool_hash { view } } }`,
+    variables: { v: vrfKeyHash },
+  },
+  {
+    name: "blocks of a finished epoch, newest first, paged",
+    query: `query Blocks($e: Int!, $n: Int!, $o: Int!) {
+      block(where: {epoch_no: {_eq: $e}}, order_by: {block_no: desc}, limit: $n, offset: $o) {
+        block_no epoch_no slot_no time tx_count hash } }`,
+    variables: { e: epochNo - 1, n: 10, o: 20 },
+  },
+  {
+    name: "blocks of the current epoch, oldest first",
+    query: `query Blocks($e: Int!) {
+      block(where: {epoch_no: {_eq: $e}}, order_by: {block_no: asc}, limit: 10) {
+        block_no epoch_no slot_no time tx_count hash } }`,
+    variables: { e: epochNo },
+  },
+  {
     name: "epoch aggregates (finished epoch)",
     query: `query Epoch($e: Int!) {
       epoch_finalized(where: {no: {_eq: $e}}) { no blk_count tx_count fees out_sum start_time end_time }
@@ -97,11 +132,19 @@ const cases: Array<Case> = [
     variables: { e: epochNo },
   },
   {
+    name: "epochs from a number, paged (db-sync's epoch view)",
+    query: `query Epochs($from: bigint!) {
+      epoch(where: {no: {_gte: $from}}, order_by: {no: asc}, limit: 3, offset: 1) {
+        no start_time end_time blk_count tx_count fees out_sum } }`,
+    variables: { from: Math.max(0, epochNo - 4) },
+  },
+  {
     name: "epoch view aggregates",
     query: `{ epoch_aggregate { aggregate { count sum { tx_count fees out_sum } max { no } } } }`,
     variables: {},
   },
 ];
+const cases = allCases.filter((c) => !only || c.name.includes(only));
 
 /** The statement the service runs for a case, compiled by the same code from the same database's catalog. */
 const model = await Effect.runPromise(readSchemaModel(sql));
@@ -120,7 +163,7 @@ const compiled = cases.map((c) => {
   return compileQuery(schema, model, operation, fragments, variables.coerced, c.variables, sources);
 });
 
-const wrk = async (c: Case, key: string) => {
+const wrk = async (c: Case, key: string, conns: number) => {
   const script = await Deno.makeTempFile({ suffix: ".lua" });
   await Deno.writeTextFile(
     script,
@@ -131,8 +174,8 @@ const wrk = async (c: Case, key: string) => {
   );
   const out = await new Deno.Command("wrk", {
     args: [
-      "-t2",
-      `-c${connections}`,
+      `-t${Math.min(2, conns)}`,
+      `-c${conns}`,
       `-d${seconds}s`,
       "--timeout",
       "30s",
@@ -154,8 +197,8 @@ const wrk = async (c: Case, key: string) => {
   };
 };
 
-/** The compiled statement without HTTP: `connections` fibers running it for `seconds`; rate and p99. */
-const direct = (text: string, params: ReadonlyArray<unknown>) =>
+/** The compiled statement without HTTP: `conns` fibers running it for `seconds`; rate, p50 and p99. */
+const direct = (text: string, params: ReadonlyArray<unknown>, conns: number) =>
   Effect.gen(function* () {
     const until = Date.now() + seconds * 1000;
     const latencies: Array<number> = [];
@@ -170,9 +213,13 @@ const direct = (text: string, params: ReadonlyArray<unknown>) =>
         }),
       step: () => {},
     });
-    yield* Effect.all(Array.from({ length: connections }, () => worker), { concurrency: "unbounded" });
+    yield* Effect.all(Array.from({ length: conns }, () => worker), { concurrency: "unbounded" });
     latencies.sort((a, b) => a - b);
-    return { rps: latencies.length / seconds, p99: latencies[Math.floor(latencies.length * 0.99)] ?? 0 };
+    return {
+      rps: latencies.length / seconds,
+      p50: latencies[Math.floor(latencies.length * 0.5)] ?? 0,
+      p99: latencies[Math.floor(latencies.length * 0.99)] ?? 0,
+    };
   });
 
 const serviceDb = `bench_graphql_service_${Date.now()}`;
@@ -214,42 +261,73 @@ try {
     }
   }
   console.log(
-    `database ${new URL(databaseUrl).pathname.slice(1)}; ${connections} concurrent; ${seconds} s each\n`,
+    `database ${
+      new URL(databaseUrl).pathname.slice(1)
+    }; 1 and ${connections} concurrent; ${seconds} s each\n`,
   );
   console.log(
-    "| query | service req/s | p50 | p99 | SQL statements | direct query/s | direct p99 | ratio | errors |",
+    "| query | p50 (1 conn) | p99 (1 conn) | direct p50 (1 conn) | service req/s | p50 | p99 | " +
+      "SQL statements | direct query/s | direct p99 | ratio | errors |",
   );
-  console.log("|---|---|---|---|---|---|---|---|---|");
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|");
+  const sqlText: Array<string> = [];
   for (const [i, c] of cases.entries()) {
-    const probe = await fetch(`http://127.0.0.1:${port}/v1/graphql`, {
-      method: "POST",
-      headers: { apikey: key, "content-type": "application/json" },
-      body: JSON.stringify({ query: c.query, variables: c.variables }),
-    });
+    // the first answers are 503 while the service connects its databases after /health already answers
+    let probe: Response;
+    for (let tries = 0;; tries++) {
+      probe = await fetch(`http://127.0.0.1:${port}/v1/graphql`, {
+        method: "POST",
+        headers: { apikey: key, "content-type": "application/json" },
+        body: JSON.stringify({ query: c.query, variables: c.variables }),
+      });
+      if (probe.status !== 503 || tries >= 300) break;
+      await probe.body?.cancel();
+      await new Promise((r) => setTimeout(r, 200));
+    }
     const answer = await probe.json();
-    if (answer.errors) throw new Error(`${c.name}: ${JSON.stringify(answer.errors)}`);
+    if (answer.errors || probe.status !== 200) {
+      throw new Error(`${c.name}: ${probe.status} ${JSON.stringify(answer.errors ?? answer)}`);
+    }
     const statements = probe.headers.get("x-sql-statements");
-    await wrk(c, key); // warm-up
-    const served = await wrk(c, key);
-    const baseline = await Effect.runPromise(direct(compiled[i]!.sql!, compiled[i]!.params));
+    const { sql: text, params } = compiled[i]!;
+    if (printSql) sqlText.push(`-- ${c.name}\n-- ${JSON.stringify(params)}\n${text};\n`);
+    await wrk(c, key, connections); // warm-up
+    const alone = await wrk(c, key, 1);
+    const served = await wrk(c, key, connections);
+    const directAlone = await Effect.runPromise(direct(text!, params, 1));
+    const baseline = await Effect.runPromise(direct(text!, params, connections));
     console.log(
-      `| ${c.name} | ${Math.round(served.rps)} | ${served.p50} | ${served.p99} | ${statements} | ` +
+      `| ${c.name} | ${alone.p50} | ${alone.p99} | ${directAlone.p50.toFixed(1)}ms | ` +
+        `${Math.round(served.rps)} | ${served.p50} | ${served.p99} | ${statements} | ` +
         `${Math.round(baseline.rps)} | ${baseline.p99.toFixed(1)}ms | ${
           (served.rps / baseline.rps).toFixed(2)
         } | ` +
-        `${served.errors} |`,
+        `${served.errors + alone.errors} |`,
     );
-    await reportRows("graphql", [{
-      workload: c.name,
-      ours: served.rps,
-      unit: "req/s",
-      reference: baseline.rps,
-      referenceName: "compiled SQL directly",
-      p50Ms: latencyMs(served.p50),
-      p99Ms: latencyMs(served.p99),
-      errors: served.errors,
-    }]);
+    await reportRows("graphql", [
+      {
+        workload: `${c.name}, 1 connection`,
+        ours: alone.rps,
+        unit: "req/s",
+        reference: directAlone.rps,
+        referenceName: "compiled SQL directly, 1 at a time",
+        p50Ms: latencyMs(alone.p50),
+        p99Ms: latencyMs(alone.p99),
+        errors: alone.errors,
+      },
+      {
+        workload: c.name,
+        ours: served.rps,
+        unit: "req/s",
+        reference: baseline.rps,
+        referenceName: "compiled SQL directly",
+        p50Ms: latencyMs(served.p50),
+        p99Ms: latencyMs(served.p99),
+        errors: served.errors,
+      },
+    ]);
   }
+  if (printSql) console.log(`\n${sqlText.join("\n")}`);
 } finally {
   service.kill("SIGTERM");
   await service.status;

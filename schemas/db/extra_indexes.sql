@@ -77,3 +77,8 @@ CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_cds_off_chain_vote_drep_data_off_cha
 -- address summaries brought up to date (src/queries/address_summary.ts) in the consumed modes: the outputs spent
 -- since a transaction; db-sync creates such an index only with its consumed mode, so this one is partial
 CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_cds_tx_out_consumed_by_tx_id ON tx_out (consumed_by_tx_id) WHERE consumed_by_tx_id IS NOT NULL;
+
+-- an epoch's blocks in block order (GraphQL `block(where: {epoch_no: {_eq: N}}, order_by: {block_no: desc})`,
+-- src/graphql/compile.ts): without it the planner walks idx_block_block_no past every block of the later (or
+-- earlier) epochs, expecting an epoch's blocks spread evenly over the chain
+CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_cds_block_epoch_no_block_no ON block (epoch_no, block_no);

@@ -84,6 +84,32 @@ const unfilteredProblem = (
 };
 
 /**
+ * An equality on `c` ordered by another column `o` of a chain-sized table with a btree index on (c, o), such as
+ * an epoch's blocks by block_no: the same rows in the same order, written so the planner can only take them
+ * from that index. The planner expects the rows of one `c` spread evenly over the table, so through `o`'s own
+ * index it expects to find the first ones soon, while they sit together (an epoch's blocks) and that walk reads
+ * every row before them (all the blocks of the later epochs). So the equality becomes `c >= v and c <= v` (the
+ * same rows; an equality would let the planner drop `c` from the order as constant) and the order starts with
+ * `c` in the first term's direction (constant over those rows, so the same order), which (c, o) gives and o's
+ * own index does not. Undefined when the query is not of that shape.
+ */
+const pairIndexOrder = (
+  table: TableModel,
+  where: BoolExp | undefined,
+  terms: ReadonlyArray<{ readonly column?: string }>,
+): { readonly column: string; readonly where: BoolExp } | undefined => {
+  const ordered = terms[0]?.column;
+  if (!where || ordered === undefined || !isLarge(table)) return undefined;
+  for (const [c, ops] of Object.entries(where)) {
+    if (c === ordered || !table.columns.has(c) || !table.btreePairs.has(`${c}\u0000${ordered}`)) continue;
+    const { _eq: value, ...rest } = (ops ?? {}) as BoolExp;
+    if (value === undefined || value === null || "_gte" in rest || "_lte" in rest) continue;
+    return { column: c, where: { ...where, [c]: { ...rest, _gte: value, _lte: value } } };
+  }
+  return undefined;
+};
+
+/**
  * Checks the limits and the index rule, and writes the row source of a list or aggregate over `table`
  * (`join`: the correlation to the parent row, for array relationships). A root access to a chain-sized table
  * through a filter is also written as a probe (the same rows, no projection) for the plan guard.
@@ -155,9 +181,12 @@ const rowSource = (
     }
   }
   ctx.read?.add(table.name);
+  const paired = join || distinct.length > 0 ? undefined : pairIndexOrder(table, args.where, terms);
+  if (paired) terms.unshift({ expr: column(alias, paired.column), direction: terms[0]!.direction });
+  const where = paired?.where ?? args.where;
   const conditions = [
     ...(join ? [joinSql(join.relationship, join.outer, alias)] : []),
-    ...(args.where ? [whereSql(ctx.b, ctx.model, table, alias, args.where, `${path}.args.where`)] : []),
+    ...(where ? [whereSql(ctx.b, ctx.model, table, alias, where, `${path}.args.where`)] : []),
   ];
   const limit = args.limit ?? (aggregate ? undefined : defaultLimit);
   const sql = [

@@ -87,6 +87,9 @@ export interface TableModel {
   readonly primaryKey: ReadonlyArray<string>;
   /** Columns that lead a valid, non-partial btree index: usable for equality, ranges and ordering. */
   readonly btree: ReadonlySet<string>;
+  /** Column pairs `${first}\u0000${second}` that lead a valid, non-partial btree index: an equality on the first
+   * gives the rows in the second's order. */
+  readonly btreePairs: ReadonlySet<string>;
   /** Columns that lead a hash index: usable for equality only. */
   readonly hashed: ReadonlySet<string>;
   /** Columns with a single-column unique index (or primary key): an equality finds at most one row. */
@@ -145,9 +148,11 @@ const readCatalog = (sql: SqlClient) =>
        and k.table_name = tc.table_name
       where tc.constraint_type = 'PRIMARY KEY' and tc.table_schema = current_schema()
       order by tc.table_name, k.ordinal_position`,
-    indexes: sql<{ table: string; column: string; method: string; unique: boolean }>`
+    indexes: sql<{ table: string; column: string; second: string | null; method: string; unique: boolean }>`
       select c.relname as "table", a.attname as "column", am.amname as "method",
-             i.indisunique and i.indnkeyatts = 1 as "unique"
+             i.indisunique and i.indnkeyatts = 1 as "unique",
+             (select a2.attname from pg_attribute a2
+               where i.indnkeyatts >= 2 and a2.attrelid = c.oid and a2.attnum = i.indkey[1]) as "second"
       from pg_index i
       join pg_class c on c.oid = i.indrelid
       join pg_namespace n on n.oid = c.relnamespace
@@ -236,6 +241,11 @@ export const readSchemaModel = (sql: SqlClient): Effect.Effect<SchemaModel, SqlE
         columns: cols,
         primaryKey: pick(catalog.primaryKeys, name).map((k) => k.column),
         btree: new Set(indexes.filter((i) => i.method === "btree").map((i) => i.column)),
+        btreePairs: new Set(
+          indexes.filter((i) => i.method === "btree" && typeof i.second === "string").map((i) =>
+            `${i.column}\u0000${i.second}`
+          ),
+        ),
         hashed: new Set(indexes.filter((i) => i.method === "hash").map((i) => i.column)),
         unique: new Set(indexes.filter((i) => i.unique).map((i) => i.column)),
         estimatedRows: pick(catalog.sizes, name)[0]?.rows ?? 0,

@@ -37,6 +37,93 @@ Deno.test({
         },
       );
 
+      await t.step(
+        "an epoch's blocks by block_no (read through idx_cds_block_epoch_no_block_no): the rows of the plain SQL",
+        async () => {
+          // the compiler writes these through the (epoch_no, block_no) index (compile.ts, pairIndexOrder)
+          const [index] = await f.query<{ n: number }>(
+            "mainnet",
+            "select count(*)::int as n from pg_indexes where indexname = 'idx_cds_block_epoch_no_block_no'",
+          );
+          assert.equal(index!.n, 1, "the demo chain has the index, so the rewritten statement is what runs");
+          const epochs = await f.query<{ e: number }>(
+            "mainnet",
+            "select distinct epoch_no as e from block where block_no is not null order by e",
+          );
+          assert.ok(epochs.length >= 2, "blocks of several epochs");
+          const fields = "block_no epoch_no slot_no time tx_count hash";
+          const plain = (e: number, where: string, order: string, limit: number, offset: number) =>
+            f.query<
+              {
+                block_no: number;
+                epoch_no: number;
+                slot_no: string;
+                time: Date;
+                tx_count: string;
+                hash: string;
+              }
+            >(
+              "mainnet",
+              `select block_no, epoch_no, slot_no::text as slot_no, time, tx_count::text as tx_count,
+                      encode(hash, 'hex') as hash
+                 from block where epoch_no = $1 ${where} order by ${order} limit $2 offset $3`,
+              e,
+              limit,
+              offset,
+            );
+          for (const { e } of [epochs[0]!, epochs[Math.floor(epochs.length / 2)]!, epochs.at(-1)!]) {
+            const cases = [
+              { order: "{block_no: desc}", sql: "block_no desc nulls first", extra: "", where: "", o: 3 },
+              { order: "{block_no: asc}", sql: "block_no asc nulls last", extra: "", where: "", o: 0 },
+              {
+                order: "{block_no: desc_nulls_last}",
+                sql: "block_no desc nulls last",
+                extra: ", _neq: -1",
+                where: "and epoch_no <> -1",
+                o: 1,
+              },
+              {
+                order: "[{block_no: asc}, {slot_no: desc}]",
+                sql: "block_no asc nulls last, slot_no desc nulls first",
+                extra: "",
+                where: "and block_no is not null",
+                o: 2,
+              },
+            ];
+            for (const c of cases) {
+              const expected = await plain(e, c.where, c.sql, 7, c.o);
+              const got = await f.paid.request<Json>(
+                `query Blocks($e: Int!, $n: Int!, $o: Int!) {
+                  block(where: {epoch_no: {_eq: $e${c.extra}}${
+                  c.where.includes("block_no") ? ", block_no: {_is_null: false}" : ""
+                }}, order_by: ${c.order}, limit: $n, offset: $o) { ${fields} } }`,
+                { e, n: 7, o: c.o },
+              );
+              assert.deepEqual(
+                got.block,
+                expected.map((b) => ({ ...b, time: iso(b.time) })),
+                `epoch ${e}, ${c.order}`,
+              );
+            }
+            const [count] = await f.query<{ n: number }>(
+              "mainnet",
+              "select count(*)::int as n from (select 1 from block where epoch_no = $1 limit 5) b",
+              e,
+            );
+            const aggregate = await f.paid.request<Json>(
+              `query A($e: Int!) { block_aggregate(where: {epoch_no: {_eq: $e}}, order_by: {block_no: desc},
+                 limit: 5) { aggregate { count } nodes { block_no } } }`,
+              { e },
+            );
+            const nodes = await plain(e, "", "block_no desc nulls first", 5, 0);
+            assert.deepEqual(aggregate.block_aggregate, {
+              aggregate: { count: count!.n },
+              nodes: nodes.map((b) => ({ block_no: b.block_no })),
+            });
+          }
+        },
+      );
+
       await t.step("by primary key with a bigint! variable; a missing row is null", async () => {
         const [tx] = await f.query<{ id: string; hash: string; fee: string; size: number }>(
           "mainnet",
