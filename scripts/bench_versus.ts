@@ -1,0 +1,263 @@
+/**
+ * Our Blockfrost dialect against Blockfrost's own self-hosted backend (blockfrost-backend-ryo, Node.js), both on
+ * the same db-sync database: for each lookup, ours then theirs back to back, wrk with 32 connections on loopback,
+ * keys never asked before within the run (each side walks its own disjoint slice of the ids, each wrk thread its
+ * own part of it; warm-ups on other slices again). Prints a Markdown table: requests/s, p50 and p99 of each, and
+ * ours/theirs.
+ *   BENCH_BLOCKFROST_URL=http://127.0.0.1:3100 npm run bench:versus     (theirs already running on the database)
+ *   BENCH_BLOCKFROST_DIR=/path/to/blockfrost-backend-ryo npm run bench:versus   (a built checkout; started here)
+ * BENCH_DATABASE_URL is the database both run on (default: bf_360, a copy of scale_360 with the indexes their
+ * README asks for: build them on a copy, never on a shared database). Needs wrk. Without their URL or directory,
+ * it says so and exits 0.
+ */
+import pg from "pg";
+import { latencyMs, reportRows } from "./bench/results.ts";
+import { startBenchService } from "./bench/service.ts";
+import { wrk, type WrkResult } from "./bench/wrk.ts";
+
+const databaseUrl = Deno.env.get("BENCH_DATABASE_URL") ??
+  "postgres://postgres:postgres@127.0.0.1:5432/bf_360";
+const seconds = Number(Deno.env.get("BENCH_SECONDS") ?? "8");
+const connections = Number(Deno.env.get("BENCH_CONNECTIONS") ?? "32");
+const warmSeconds = 2;
+/** Keys per lookup for transactions and blocks, and for addresses and accounts (split four ways, below). */
+const manyKeys = Number(Deno.env.get("BENCH_TX_KEYS") ?? "40000");
+const fewKeys = Number(Deno.env.get("BENCH_ADDRESS_KEYS") ?? "5000");
+const theirsGiven = Deno.env.get("BENCH_BLOCKFROST_URL");
+const theirsDir = Deno.env.get("BENCH_BLOCKFROST_DIR");
+const theirsPort = 3100;
+const oursPort = 3411;
+
+const skip = (why: string) => {
+  console.log(`bench:versus skipped: ${why}`);
+  Deno.exit(0);
+};
+if (!theirsGiven && !theirsDir) {
+  skip(
+    "set BENCH_BLOCKFROST_URL (blockfrost-backend-ryo running on BENCH_DATABASE_URL) or BENCH_BLOCKFROST_DIR " +
+      "(a built checkout of it: `yarn build`, then this starts `node dist/server.js`)",
+  );
+}
+if (!theirsGiven && theirsDir) {
+  try {
+    await Deno.stat(`${theirsDir}/dist/server.js`);
+  } catch {
+    skip(`${theirsDir}/dist/server.js not found (build blockfrost-backend-ryo there first)`);
+  }
+}
+
+const db = new URL(databaseUrl);
+const admin = new pg.Client({ connectionString: databaseUrl });
+await admin.connect();
+const column = async (text: string) => (await admin.query(text)).rows.map((r) => r.v as string);
+/** `count` distinct values of the column at random row ids of the table (ids are dense in db-sync). */
+const randomKeys = async (table: string, value: string, count: number, where = "true") => {
+  const found = await column(
+    `select distinct ${value} as v from ${table} where id in (select (1 + random() * ` +
+      `((select max(id) from ${table}) - 1))::bigint from generate_series(1, ${Math.ceil(count * 1.3)})) ` +
+      `and ${where}`,
+  );
+  for (let i = found.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [found[i], found[j]] = [found[j]!, found[i]!];
+  }
+  return found.slice(0, count);
+};
+// two disjoint sets of transactions: the detail and the utxos share our statement, so one lookup must not
+// warm the other's rows
+const txHashes = await randomKeys("tx", "encode(hash, 'hex')", 2 * manyKeys);
+const blockHashes = await randomKeys("block", "encode(hash, 'hex')", manyKeys);
+const addresses = await randomKeys("tx_out", "address", fewKeys, "payment_cred is not null");
+const stakeAddresses = await randomKeys("stake_address", "view", fewKeys);
+const outputs = Number(
+  (await admin.query("select reltuples::bigint as n from pg_class where relname = 'tx_out'")).rows[0]?.n ?? 0,
+);
+const theirIndexes = Number(
+  (await admin.query("select count(*) as n from pg_indexes where indexname like 'bf\\_%'")).rows[0]?.n ?? 0,
+);
+await admin.end();
+
+interface Lookup {
+  readonly name: string;
+  /** Paths under the base URL (/api/v0 for ours, the root for theirs); one path: repeated, not fresh. */
+  readonly paths: string | ReadonlyArray<string>;
+}
+const lookups: ReadonlyArray<Lookup> = [
+  { name: "/txs/{hash}", paths: txHashes.slice(0, manyKeys).map((h) => `/txs/${h}`) },
+  { name: "/txs/{hash}/utxos", paths: txHashes.slice(manyKeys).map((h) => `/txs/${h}/utxos`) },
+  { name: "/blocks/{hash}", paths: blockHashes.map((h) => `/blocks/${h}`) },
+  {
+    name: `/addresses/{addr}/utxos (${addresses.length} addresses)`,
+    paths: addresses.map((a) => `/addresses/${a}/utxos`),
+  },
+  {
+    name: `/accounts/{stake} (${stakeAddresses.length} accounts)`,
+    paths: stakeAddresses.map((s) => `/accounts/${s}`),
+  },
+  { name: "/health", paths: "/health" },
+];
+
+/** Warm-up slices of a tenth each, measured slices of two fifths each: no key in two of them. */
+const slices = (paths: ReadonlyArray<string>) => {
+  const tenth = Math.floor(paths.length / 10);
+  return {
+    oursWarm: paths.slice(0, tenth),
+    theirsWarm: paths.slice(tenth, 2 * tenth),
+    ours: paths.slice(2 * tenth, 2 * tenth + 4 * tenth),
+    theirs: paths.slice(6 * tenth, 10 * tenth),
+  };
+};
+
+/** Same JSON (keys sorted)? Otherwise the top-level fields (or array positions) that differ. */
+const canonical = (v: unknown): unknown =>
+  Array.isArray(v) ? v.map(canonical) : v && typeof v === "object"
+    ? Object.fromEntries(
+      Object.entries(v as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)).map((
+        [k, x],
+      ) => [k, canonical(x)]),
+    )
+    : v;
+const difference = (ours: unknown, theirs: unknown): string | undefined => {
+  const a = canonical(ours), b = canonical(theirs);
+  if (JSON.stringify(a) === JSON.stringify(b)) return undefined;
+  if (a && b && typeof a === "object" && typeof b === "object") {
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+    const differing = [...keys].filter((k) =>
+      JSON.stringify((a as Record<string, unknown>)[k]) !== JSON.stringify((b as Record<string, unknown>)[k])
+    );
+    return `differ in ${differing.join(", ")}`;
+  }
+  return "differ";
+};
+
+const children: Array<Deno.ChildProcess> = [];
+const ours = await startBenchService({ databaseUrl, port: oursPort });
+try {
+  let theirsBase = theirsGiven?.replace(/\/$/, "");
+  if (!theirsBase) {
+    // their configuration through node-config's NODE_CONFIG, under a NODE_ENV with no file of its own
+    const config = {
+      server: { listenAddress: "127.0.0.1", port: theirsPort, debug: false },
+      dbSync: {
+        host: db.hostname,
+        port: Number(db.port || 5432),
+        user: decodeURIComponent(db.username),
+        password: decodeURIComponent(db.password),
+        database: db.pathname.slice(1),
+        maxConnections: 16, // our chain database pool's size
+      },
+      network: "mainnet",
+      tokenRegistryEnabled: false,
+      tokenRegistryUrl: "https://tokens.cardano.org",
+    };
+    children.push(
+      new Deno.Command("node", {
+        args: ["--max-http-header-size=32768", "dist/server.js"],
+        cwd: theirsDir,
+        env: {
+          NODE_ENV: "bench-versus",
+          NODE_CONFIG: JSON.stringify(config),
+          SUPPRESS_NO_CONFIG_WARNING: "1",
+        },
+        stdout: "null",
+        stderr: "null",
+      }).spawn(),
+    );
+    theirsBase = `http://127.0.0.1:${theirsPort}`;
+  }
+  const oursBase = `${ours.base}/api/v0`;
+  for (let i = 0; i < 300; i++) {
+    try {
+      const r = await fetch(`${theirsBase}/health`);
+      await r.body?.cancel();
+      if (r.ok) break;
+    } catch { /* not up yet */ }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const theirVersion = await fetch(`${theirsBase}/`).then((r) => r.json()).then((j) => j.version ?? "?")
+    .catch(() => "?");
+  const headers = { project_id: ours.key };
+  const run = (base: string, paths: string | ReadonlyArray<string>, s: number) =>
+    wrk(base, paths, { connections, seconds: s, headers, fresh: typeof paths !== "string" });
+  const get = (url: string) => fetch(url, { headers }).then((r) => r.json()).catch((e) => String(e));
+
+  const rows: Array<{ name: string; ours: WrkResult; theirs: WrkResult }> = [];
+  const notes: Array<string> = [];
+  for (const lookup of lookups) {
+    let oursRun: WrkResult, theirsRun: WrkResult;
+    if (typeof lookup.paths === "string") {
+      await run(oursBase, lookup.paths, warmSeconds);
+      await run(theirsBase, lookup.paths, warmSeconds);
+      oursRun = await run(oursBase, lookup.paths, seconds);
+      theirsRun = await run(theirsBase, lookup.paths, seconds);
+    } else {
+      const s = slices(lookup.paths);
+      const sample = s.oursWarm[0]!;
+      const differs = difference(await get(`${oursBase}${sample}`), await get(`${theirsBase}${sample}`));
+      if (differs) notes.push(`${lookup.name}: the answers for ${sample} ${differs}`);
+      const oursWarm = await run(oursBase, s.oursWarm, warmSeconds);
+      const theirsWarm = await run(theirsBase, s.theirsWarm, warmSeconds);
+      // both runs as long: until the first side would run out of fresh keys at its warm-up rate (within bounds)
+      const lasts = Math.min(
+        s.ours.length / Math.max(oursWarm.rps, 1),
+        s.theirs.length / Math.max(theirsWarm.rps, 1),
+      );
+      const measured = Math.max(2, Math.min(seconds, Math.floor(lasts / 1.25)));
+      oursRun = await run(oursBase, s.ours, measured);
+      theirsRun = await run(theirsBase, s.theirs, measured);
+      if (measured < seconds) {
+        notes.push(`${lookup.name}: ${measured} s runs (as long as the fresh keys last)`);
+      }
+    }
+    for (const [side, r] of [["ours", oursRun], ["theirs", theirsRun]] as const) {
+      if (r.repeated) {
+        notes.push(`${lookup.name}, ${side}: ${r.repeated} of ${r.requests} requests repeated a key`);
+      }
+      if (r.errors) notes.push(`${lookup.name}, ${side}: ${r.errors} errors (non-2xx or timeouts)`);
+    }
+    rows.push({ name: lookup.name, ours: oursRun, theirs: theirsRun });
+  }
+
+  console.log(
+    `\nboth on ${db.pathname.slice(1)} (~${(outputs / 1e6).toFixed(1)}M tx_out rows; ${theirIndexes} bf_* ` +
+      `indexes of blockfrost-backend-ryo's README, and ours); blockfrost-backend-ryo ${theirVersion}; ` +
+      `wrk ${connections} connections, up to ${seconds} s per run, fresh keys per side\n`,
+  );
+  console.log(
+    "| lookup | ours req/s | ours p50 | ours p99 | theirs req/s | theirs p50 | theirs p99 | ours/theirs |",
+  );
+  console.log("|---|--:|--:|--:|--:|--:|--:|--:|");
+  // a side whose answers were mostly errors measured something else than the lookup
+  const failed = (r: WrkResult) => r.errors > r.requests / 100;
+  for (const { name, ours: o, theirs: t } of rows) {
+    const ratio = failed(o) || failed(t) ? "n/a (errors)" : t.rps ? (o.rps / t.rps).toFixed(2) : "-";
+    console.log(
+      `| ${name} | ${Math.round(o.rps)} | ${o.p50} | ${o.p99} | ${
+        Math.round(t.rps)
+      } | ${t.p50} | ${t.p99} | ` +
+        `${ratio} |`,
+    );
+  }
+  if (notes.length) console.log("\n" + notes.map((n) => `- ${n}`).join("\n"));
+  await reportRows(
+    "versus",
+    rows.map(({ name, ours: o, theirs: t }) => ({
+      workload: name,
+      ours: o.rps,
+      unit: "req/s",
+      reference: t.rps,
+      referenceName: "blockfrost-backend-ryo",
+      p50Ms: latencyMs(o.p50),
+      p99Ms: latencyMs(o.p99),
+      errors: o.errors,
+    })),
+  );
+} finally {
+  for (const c of children) {
+    try {
+      c.kill("SIGTERM");
+      await c.status;
+    } catch { /* gone */ }
+  }
+  await ours.stop();
+}
