@@ -63,14 +63,18 @@ export const pathsScript = async (paths: ReadonlyArray<string>, threads: number,
   return file;
 };
 
-/** Runs wrk against `base + path`, or against `base` with the paths in turn. */
+/** Runs wrk against `base + path`, or against `base` followed by each of the paths in turn. */
 export const wrk = async (
   base: string,
   path: string | ReadonlyArray<string>,
   options: WrkOptions,
 ): Promise<WrkResult> => {
   const threads = Math.min(2, options.connections);
-  const script = typeof path === "string" ? undefined : await pathsScript(path, threads, options.fresh);
+  // a script's request replaces the URL's path: a base with a path of its own (/api/v0) goes before each one
+  const prefix = new URL(base).pathname.replace(/\/$/, "");
+  const script = typeof path === "string"
+    ? undefined
+    : await pathsScript(path.map((p) => `${prefix}${p}`), threads, options.fresh);
   const headers = Object.entries(options.headers ?? {}).flatMap(([k, v]) => ["-H", `${k}: ${v}`]);
   try {
     const out = await new Deno.Command("wrk", {
