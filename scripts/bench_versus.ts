@@ -11,6 +11,7 @@
  * it says so and exits 0.
  */
 import pg from "pg";
+import { extraIndexesFile, parseExtraIndexes } from "@src/dbsync/extra_indexes.ts";
 import { latencyMs, reportRows } from "./bench/results.ts";
 import { startBenchService } from "./bench/service.ts";
 import { wrk, type WrkResult } from "./bench/wrk.ts";
@@ -81,6 +82,11 @@ const outputs = Number(
 const theirIndexes = Number(
   (await admin.query("select count(*) as n from pg_indexes where indexname like 'bf\\_%'")).rows[0]?.n ?? 0,
 );
+const ourIndexes = parseExtraIndexes(await Deno.readTextFile(extraIndexesFile)).map((i) => i.name);
+const ourIndexesThere = Number(
+  (await admin.query("select count(*) as n from pg_indexes where indexname = any($1)", [ourIndexes])).rows[0]
+    ?.n ?? 0,
+);
 await admin.end();
 
 interface Lookup {
@@ -134,8 +140,12 @@ const children: Array<Deno.ChildProcess> = [];
 const ours = await startBenchService({ databaseUrl, port: oursPort });
 try {
   let theirsBase = theirsGiven?.replace(/\/$/, "");
+  let theirsExited: Promise<Deno.CommandStatus> | undefined;
   if (!theirsBase) {
-    // their configuration through node-config's NODE_CONFIG, under a NODE_ENV with no file of its own
+    theirsBase = `http://127.0.0.1:${theirsPort}`;
+    const taken = await fetch(`${theirsBase}/`).then((r) => r.body?.cancel()).then(() => true, () => false);
+    if (taken) throw new Error(`${theirsBase} already answers: stop it, or name it in BENCH_BLOCKFROST_URL`);
+    // their configuration through node-config's NODE_CONFIG, under a config name with no file of its own
     const config = {
       server: { listenAddress: "127.0.0.1", port: theirsPort, debug: false },
       dbSync: {
@@ -150,28 +160,34 @@ try {
       tokenRegistryEnabled: false,
       tokenRegistryUrl: "https://tokens.cardano.org",
     };
-    children.push(
-      new Deno.Command("node", {
-        args: ["--max-http-header-size=32768", "dist/server.js"],
-        cwd: theirsDir,
-        env: {
-          NODE_ENV: "bench-versus",
-          NODE_CONFIG: JSON.stringify(config),
-          SUPPRESS_NO_CONFIG_WARNING: "1",
-        },
-        stdout: "null",
-        stderr: "null",
-      }).spawn(),
-    );
-    theirsBase = `http://127.0.0.1:${theirsPort}`;
+    const child = new Deno.Command("node", {
+      args: ["--max-http-header-size=32768", "dist/server.js"],
+      cwd: theirsDir,
+      env: {
+        // production with debug off is their only setting without a log line per request (through
+        // pino-pretty): ours logs none at the warning level either
+        NODE_ENV: "production",
+        NODE_CONFIG_ENV: "bench-versus",
+        NODE_CONFIG: JSON.stringify(config),
+        SUPPRESS_NO_CONFIG_WARNING: "1",
+      },
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    children.push(child);
+    theirsExited = child.status;
   }
   const oursBase = `${ours.base}/api/v0`;
-  for (let i = 0; i < 300; i++) {
+  let exited = false;
+  theirsExited?.then(() => exited = true);
+  for (let i = 0;; i++) {
     try {
       const r = await fetch(`${theirsBase}/health`);
       await r.body?.cancel();
       if (r.ok) break;
     } catch { /* not up yet */ }
+    if (exited) throw new Error(`blockfrost-backend-ryo exited (node dist/server.js in ${theirsDir})`);
+    if (i === 300) throw new Error(`${theirsBase}/health did not answer 200 within a minute`);
     await new Promise((r) => setTimeout(r, 200));
   }
   const theirVersion = await fetch(`${theirsBase}/`).then((r) => r.json()).then((j) => j.version ?? "?")
@@ -210,10 +226,11 @@ try {
   }
 
   console.log(
-    `\nboth on ${db.pathname.slice(1)} (~${(outputs / 1e6).toFixed(1)}M tx_out rows; ${theirIndexes} bf_* ` +
-      `indexes of blockfrost-backend-ryo's README, and ours); blockfrost-backend-ryo ${theirVersion}; ` +
-      `wrk ${connections} connections, ${seconds} s per run; ${keysPerLookup} keys per lookup, ` +
-      `${slices(lookups[0]!.paths as ReadonlyArray<string>).ours.length} of them fresh for each side's run\n`,
+    `\nboth on ${db.pathname.slice(1)} (~${(outputs / 1e6).toFixed(1)}M tx_out rows; indexes: ` +
+      `${theirIndexes} bf_* of blockfrost-backend-ryo's README, ${ourIndexesThere} of our ${ourIndexes.length}); ` +
+      `blockfrost-backend-ryo ${theirVersion}; wrk ${connections} connections, ${seconds} s per run; ` +
+      `${keysPerLookup} keys per lookup, ${slices(lookups[0]!.paths as ReadonlyArray<string>).ours.length} ` +
+      `of them fresh for each side's run\n`,
   );
   console.log(
     "| lookup | ours req/s | ours p50 | ours p99 | theirs req/s | theirs p50 | theirs p99 | ours/theirs |",
