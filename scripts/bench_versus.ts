@@ -220,7 +220,12 @@ try {
       if (r.repeated) {
         notes.push(`${lookup.name}, ${side}: ${r.repeated} of ${r.requests} requests repeated a key`);
       }
-      if (r.errors) notes.push(`${lookup.name}, ${side}: ${r.errors} errors (non-2xx or timeouts)`);
+      if (r.errors) {
+        notes.push(
+          `${lookup.name}, ${side}: ${r.non2xx} non-2xx answers, ${r.timeouts} timeouts (no answer within 2 s) ` +
+            `of ${r.requests} requests`,
+        );
+      }
     }
     rows.push({ name: lookup.name, ours: oursRun, theirs: theirsRun });
   }

@@ -22,7 +22,10 @@ export interface WrkResult {
   readonly p50: string;
   readonly p99: string;
   readonly requests: number;
+  /** Non-2xx answers and timeouts. */
   readonly errors: number;
+  readonly non2xx: number;
+  readonly timeouts: number;
   /** Requests past the end of a thread's part of the paths (fresh runs only): keys asked again. */
   readonly repeated: number;
 }
@@ -90,13 +93,16 @@ export const wrk = async (
       stdout: "piped",
     }).output();
     const text = new TextDecoder().decode(out.stdout);
+    const non2xx = Number(text.match(/Non-2xx or 3xx responses: (\d+)/)?.[1] ?? 0);
+    const timeouts = Number(text.match(/timeout (\d+)/)?.[1] ?? 0);
     return {
       rps: Number(text.match(/Requests\/sec:\s+([\d.]+)/)?.[1] ?? 0),
       p50: text.match(/50%\s+([\d.]+\w+)/)?.[1] ?? "?",
       p99: text.match(/99%\s+([\d.]+\w+)/)?.[1] ?? "?",
       requests: Number(text.match(/(\d+) requests in/)?.[1] ?? 0),
-      errors: Number(text.match(/Non-2xx or 3xx responses: (\d+)/)?.[1] ?? 0) +
-        Number(text.match(/timeout (\d+)/)?.[1] ?? 0),
+      errors: non2xx + timeouts,
+      non2xx,
+      timeouts,
       repeated: Number(text.match(/^repeated (\d+)$/m)?.[1] ?? 0),
     };
   } finally {
