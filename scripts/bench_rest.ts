@@ -25,6 +25,8 @@ import { addressSummary, addressSummarySince } from "@src/queries/address_summar
 import { dreps } from "@src/queries/dreps.ts";
 import { decodeAddress } from "@src/domain/cardano_ids.ts";
 import { latencyMs, reportRows } from "./bench/results.ts";
+import { startBenchService } from "./bench/service.ts";
+import { wrk } from "./bench/wrk.ts";
 
 const databaseUrl = Deno.env.get("BENCH_DATABASE_URL") ?? "postgres://postgres@127.0.0.1:5432/scale_360";
 const seconds = Number(Deno.env.get("BENCH_SECONDS") ?? "8");
@@ -39,45 +41,6 @@ interface Case {
   /** The endpoint's own query functions, for the direct-SQL baseline; `i` picks the i-th key of many. */
   readonly direct: (sql: SqlClient, i: number) => Effect.Effect<unknown, unknown>;
 }
-
-/** A wrk script that requests the paths in turn, each thread from a random start. */
-const pathsScript = async (paths: ReadonlyArray<string>) => {
-  const file = await Deno.makeTempFile({ suffix: ".lua" });
-  await Deno.writeTextFile(
-    file,
-    `local paths = {${paths.map((p) => JSON.stringify(p)).join(",")}}\n` +
-      `local i = 0\n` +
-      `init = function() math.randomseed(os.time() + math.random(1000)); i = math.random(#paths) end\n` +
-      `request = function() i = i % #paths + 1; return wrk.format("GET", paths[i]) end\n`,
-  );
-  return file;
-};
-
-const wrk = async (base: string, path: string | ReadonlyArray<string>, key: string) => {
-  const script = typeof path === "string" ? [] : ["-s", await pathsScript(path)];
-  const url = typeof path === "string" ? `${base}${path}` : base;
-  const out = await new Deno.Command("wrk", {
-    args: [
-      `-t${Math.min(2, connections)}`,
-      `-c${connections}`,
-      `-d${seconds}s`,
-      "--latency",
-      ...script,
-      "-H",
-      `apikey: ${key}`,
-      url,
-    ],
-    stdout: "piped",
-  }).output();
-  const text = new TextDecoder().decode(out.stdout);
-  const rps = Number(text.match(/Requests\/sec:\s+([\d.]+)/)?.[1] ?? 0);
-  const p50 = text.match(/50%\s+([\d.]+\w+)/)?.[1] ?? "?";
-  const p99 = text.match(/99%\s+([\d.]+\w+)/)?.[1] ?? "?";
-  // wrk's timeouts (2 s) are not in its latency figures: counted here, or a slow case would look clean
-  const errors = Number(text.match(/Non-2xx or 3xx responses: (\d+)/)?.[1] ?? 0) +
-    Number(text.match(/timeout (\d+)/)?.[1] ?? 0);
-  return { rps, p50, p99, errors };
-};
 
 /** The same work without HTTP: `connections` fibers calling the query function for `seconds`. */
 const direct = (work: (i: number) => Effect.Effect<unknown, unknown>) =>
@@ -323,60 +286,24 @@ const cases: Array<Case> = [
   },
 ];
 
-const serviceDb = `bench_service_${Date.now()}`;
-const adminUrl = new URL(databaseUrl);
-adminUrl.pathname = "/postgres";
-const a2 = new pg.Client({ connectionString: adminUrl.toString() });
-await a2.connect();
-await a2.query(`create database ${serviceDb}`);
-const serviceUrl = new URL(databaseUrl);
-serviceUrl.pathname = `/${serviceDb}`;
-const dataDir = await Deno.makeTempDir();
-const env = {
-  DATA_DIR: dataDir,
-  PORT: "3311",
-  MAINNET_DATABASE_URL: databaseUrl,
-  PREPROD_DATABASE_URL: databaseUrl,
-  SERVICE_DATABASE_URL: serviceUrl.toString(),
-  RATE_LIMIT_PAID: "0",
-  REDIS_URL: "",
-  LOG_LEVEL: "warning",
-  NO_COLOR: "1",
-};
-const created = await new Deno.Command(Deno.execPath(), {
-  args: ["run", "-A", "scripts/keys.ts", "create", "--tier", "paid", "--name", "bench", "--init"],
-  env,
-  stdout: "piped",
-}).output();
-const key = new TextDecoder().decode(created.stdout).trim().split("\n").pop()!;
 const profile = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
-const service = new Deno.Command(Deno.execPath(), {
-  args: ["run", "-A", ...profile, "src/main.ts"],
-  env,
-  stdout: "null",
-}).spawn();
+const service = await startBenchService({ databaseUrl, port: 3311, denoArgs: profile });
+const key = service.key;
 try {
-  for (let i = 0; i < 300; i++) {
-    try {
-      await (await fetch("http://127.0.0.1:3311/health")).body?.cancel();
-      break;
-    } catch {
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
   console.log(
     `database ${new URL(databaseUrl).pathname.slice(1)}; ${connections} concurrent; ${seconds} s each\n`,
   );
   console.log("| endpoint | service req/s | p50 | p99 | direct query/s | ratio | errors |");
   console.log("|---|---|---|---|---|---|---|");
   for (const c of cases.filter((c) => filter.test(c.name))) {
-    const base = "http://127.0.0.1:3311";
+    const base = service.base;
     // the first request of a key pays its one-time costs (an exchange address's full summary: seconds), as in
     // production once ever; wait for it, then warm up under load
     const first = typeof c.path === "string" ? c.path : c.path[0]!;
     await (await fetch(`${base}${first}`, { headers: { apikey: key } })).body?.cancel();
-    await wrk(base, c.path, key); // warm-up
-    const served = await wrk(base, c.path, key);
+    const run = { connections, seconds, headers: { apikey: key } };
+    await wrk(base, c.path, run); // warm-up
+    const served = await wrk(base, c.path, run);
     // warmed up as the service is (on other keys than the measured run's): fresh connections load the catalog
     // and plan before they settle, and the pool drops the connections the service's run left idle for 10 s
     await Effect.runPromise(direct((i) => c.direct(sql, i + 10_007)));
@@ -397,10 +324,6 @@ try {
     }]);
   }
 } finally {
-  service.kill("SIGTERM");
-  await service.status;
+  await service.stop();
   await Effect.runPromise(Scope.close(scope, Exit.void));
-  await a2.query(`drop database if exists ${serviceDb} with (force)`);
-  await a2.end();
-  await Deno.remove(dataDir, { recursive: true });
 }
