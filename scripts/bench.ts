@@ -5,7 +5,7 @@
  * against issue 23's targets (scripts/bench/targets.ts), headed by the commit and date it was measured on: the
  * figures README.md quotes come from it.
  *   npm run bench                          # access, rest, graphql, ogmios, devnet
- *   npm run bench -- access rest           # only these (cluster and soak, long, only when named)
+ *   npm run bench -- access rest           # only these (cluster, soak and versus only when named)
  *   npm run bench -- --markdown FILE       # also write the table (with its heading) to FILE
  * rest and graphql need a large db-sync database in BENCH_DATABASE_URL (`npm run seed -- --scale 360`); without
  * it they are listed as skipped, and ogmios runs on the embedded demo chains only.
@@ -29,6 +29,8 @@ const benches: ReadonlyArray<Bench> = [
   { name: "ogmios", script: "scripts/bench_ogmios.ts", byDefault: true, needsDatabase: false },
   { name: "devnet", script: "scripts/bench_devnet.ts", byDefault: true, needsDatabase: false },
   { name: "cluster", script: "scripts/bench_cluster.ts", byDefault: false, needsDatabase: false },
+  // Blockfrost's own backend beside ours (BENCH_BLOCKFROST_URL or _DIR; its own database, bf_360 by default)
+  { name: "versus", script: "scripts/bench_versus.ts", byDefault: false, needsDatabase: false },
   { name: "soak", script: "scripts/soak.ts", byDefault: false, needsDatabase: false },
 ];
 
