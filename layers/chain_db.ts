@@ -18,6 +18,7 @@ import { Dependencies, scopedAttempt, waitFor } from "./dependencies.ts";
 import { type ChainReplicas, makeChainReplicas } from "./chain_replicas.ts";
 import { makePgSqlClient } from "./sql_pg.ts";
 import { makePgliteWorkerSqlClient } from "./sql_pglite.ts";
+import { trackPgliteWorker } from "./embedded_memory.ts";
 import { isPrepared, prepareEmbedded } from "./embedded_prepare.ts";
 import { makePrivateDir, makePrivateTree } from "./private_files.ts";
 import { phase } from "./startup_phase.ts";
@@ -189,13 +190,18 @@ const embeddedChain = (network: Network, dataDir: string) =>
       Effect.gen(function* () {
         // served from a worker of its own: its statements never hold up the thread serving HTTP, and one over
         // its time is cancelled (the database reopened in a fresh worker)
-        const { sql } = yield* makePgliteWorkerSqlClient({
+        const { sql, session } = yield* makePgliteWorkerSqlClient({
           dataDir: location,
           readOnly: true,
           sharedBuffers: chainSharedBuffers,
           onRestart: (reason) =>
             Runtime.runFork(runtime)(Effect.logWarning(`${network}: embedded database restarted: ${reason}`)),
         });
+        // its worker's heap and wasm memory in the memory log (embedded_memory.ts)
+        yield* Effect.acquireRelease(
+          Effect.sync(() => trackPgliteWorker(network, () => session.memory())),
+          (untrack) => Effect.sync(untrack),
+        );
         const dbSync = yield* detectDbSync(sql);
         const demoChain = yield* isDemoChain(sql);
         // PGlite creates its files 0666 whatever the umask: make the whole directory its owner's only
