@@ -12,7 +12,10 @@ const open = new Map<string, PGlite>();
 const workers = new Map<string, () => Promise<WorkerMemory | undefined>>();
 
 /** Registers a worker's memory probe under `label` (e.g. "mainnet") until the returned function is called. */
-export const trackPgliteWorker = (label: string, probe: () => Promise<WorkerMemory | undefined>): () => void => {
+export const trackPgliteWorker = (
+  label: string,
+  probe: () => Promise<WorkerMemory | undefined>,
+): () => void => {
   workers.set(label, probe);
   return () => {
     if (workers.get(label) === probe) workers.delete(label);

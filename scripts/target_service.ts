@@ -64,7 +64,9 @@ const startOwnService = async (
         for (const line of lines.filter((l) => l.includes('"message":"memory"'))) {
           try {
             const { heapUsedMb, heapTotalMb, externalMb, rssMb, ...others } = JSON.parse(line);
-            const wasm = Object.fromEntries(Object.entries(others).filter(([k]) => /^(wasmMb|workerHeap)/.test(k)));
+            const wasm = Object.fromEntries(
+              Object.entries(others).filter(([k]) => /^(wasmMb|workerHeap)/.test(k)),
+            );
             memory = { rssMb, heapUsedMb, heapTotalMb, externalMb, ...wasm } as Record<string, number>;
           } catch { /* not a whole line */ }
         }
