@@ -4,6 +4,7 @@
  * `scripts/attack.ts` and `scripts/soak.ts`.
  */
 import { join } from "node:path";
+import { serviceArgs } from "./cluster/topology.ts";
 
 export interface Target {
   readonly base: string;
@@ -39,7 +40,7 @@ const startOwnService = async (
     ...extraEnv,
   };
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "src/main.ts"],
+    args: [...serviceArgs], // npm start's
     env,
     stdout: "piped",
     stderr: "inherit",
