@@ -144,8 +144,11 @@ const replicatedChain = (
 /**
  * A served chain database's buffer pool: PGlite's 128MB default is resident from the start (about 110 MB more
  * per network); 32MB answered a scan-heavy query mix as fast within noise (scripts/measure_start.ts, README).
+ * 16MB: in a soak beside one at 32MB (2026-11-28, the same requests and 13,896 against 13,840 chain-sync
+ * blocks) each chain's wasm memory held 32-36 MB resident instead of 50-53, RSS 46 MB lower, CPU +2.5%; the
+ * files stay in the OS page cache, which RSS does not count.
  */
-const chainSharedBuffers = "32MB";
+const chainSharedBuffers = "16MB";
 
 const embeddedChain = (network: Network, dataDir: string) =>
   Effect.gen(function* () {
