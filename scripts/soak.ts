@@ -9,6 +9,7 @@
  * the best requests/s; (2) warm-up at the soak rate (WARM_SECONDS, 60), then the warm RSS; (3) the soak at
  * half the capacity (SOAK_SECONDS, 600; SOAK_RATE overrides the rate), RSS sampled every 10 s; (4) the
  * hostile requests of `scripts/hostile_requests.ts`; (5) light load (RECOVERY_SECONDS, 60) and RSS again.
+ * After the soak every request kind's p50 / p99 is logged, slowest p99 first (the table keeps the five).
  * The workload spreads over thousands of real ids read from the service's own GraphQL first, so the caches
  * see a realistic key spread. Its own service gets per-key rate limits high enough not to be what is
  * measured; against SERVICE_URL the key's limits apply (429s are counted by status).
