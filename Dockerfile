@@ -16,4 +16,4 @@ EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=120s \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/health`).then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # `npm start`'s command, run directly so SIGTERM (drain) reaches the service
-CMD ["node_modules/.bin/deno", "run", "-A", "src/main.ts"]
+CMD ["node_modules/.bin/deno", "run", "-A", "--v8-flags=--max-old-space-size=1024", "src/main.ts"]

@@ -27,7 +27,17 @@ export type WorkerRequest =
     readonly network: Network;
     readonly scale: number;
   }
-  | { readonly id: number; readonly op: "close" };
+  | { readonly id: number; readonly op: "close" }
+  /** The worker's own memory (answers one `WorkerMemory` row): what the service's memory log shows per database. */
+  | { readonly id: number; readonly op: "memory" };
+
+/** A worker's memory in bytes: its V8 isolate's heap and the wasm memory of its PGlite (0 before it opens). */
+export interface WorkerMemory {
+  readonly heapUsed: number;
+  readonly heapTotal: number;
+  readonly external: number;
+  readonly wasm: number;
+}
 
 /** A PostgreSQL error as it crosses the thread boundary (the fields callers read). */
 export interface WorkerError {

@@ -8,7 +8,7 @@
  */
 import type { Network } from "@schemas/network.ts";
 import type { SeedResult } from "@src/demo_chain/seed.ts";
-import type { WorkerError, WorkerReply, WorkerRequest } from "./pglite_protocol.ts";
+import type { WorkerError, WorkerMemory, WorkerReply, WorkerRequest } from "./pglite_protocol.ts";
 
 /** A PostgreSQL error from the embedded database, with the fields `pg`'s errors have. */
 export class PgliteStatementError extends Error {
@@ -94,6 +94,27 @@ export class PgliteSession {
     await this.whenReady();
     const [result] = await this.send({ id: ++this.nextId, op: "seed", network, scale }, 0);
     return result as SeedResult;
+  }
+
+  /**
+   * The worker's memory (its V8 heap, its PGlite's wasm memory), or undefined when it has none open or does not
+   * answer within `withinMs` (a long statement holds its thread). Never starts a worker.
+   */
+  async memory(withinMs = 1_000): Promise<WorkerMemory | undefined> {
+    if (!this.worker || !this.ready) return undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      const reply = this.send({ id: ++this.nextId, op: "memory" }, 0).then(
+        (rows) => rows[0] as WorkerMemory,
+        () => undefined,
+      );
+      return await Promise.race([
+        reply,
+        new Promise<undefined>((resolve) => timer = setTimeout(() => resolve(undefined), withinMs)),
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Replaces the worker with a fresh one (seeding grows the wasm heap, which never shrinks). */

@@ -6,8 +6,9 @@
  */
 /// <reference lib="deno.worker" />
 import { PGlite } from "@electric-sql/pglite";
-import type { WorkerReply, WorkerRequest } from "./pglite_protocol.ts";
+import type { WorkerMemory, WorkerReply, WorkerRequest } from "./pglite_protocol.ts";
 import { openPglite } from "./pglite_open.ts";
+import { wasmBytes } from "./embedded_memory.ts";
 
 let db: PGlite | undefined;
 let readOnly = false;
@@ -55,6 +56,12 @@ const handle = async (m: WorkerRequest): Promise<WorkerReply> => {
       } finally {
         if (readOnly) await open.exec("set default_transaction_read_only = on");
       }
+    }
+    case "memory": {
+      // this isolate's heap (Deno.memoryUsage's rss is the whole process's, so it is left out)
+      const { heapUsed, heapTotal, external } = Deno.memoryUsage();
+      const memory: WorkerMemory = { heapUsed, heapTotal, external, wasm: db ? wasmBytes(db) : 0 };
+      return { id: m.id, ok: true, rows: [memory] };
     }
     case "close": {
       await db?.close();

@@ -9,6 +9,7 @@
  */
 import { parseArgs } from "node:util";
 import { join, resolve } from "node:path";
+import { serviceArgs } from "./cluster/topology.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -88,7 +89,7 @@ const requests = async (base: string, key: string) => {
 const startOnce = async (dataDir: string, extraEnv: Record<string, string> = {}): Promise<Run> => {
   const started = performance.now();
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "src/main.ts"],
+    args: [...serviceArgs], // npm start's
     cwd: repo,
     env: { DATA_DIR: dataDir, PORT: "0", NO_COLOR: "1", ...extraEnv },
     stdout: "piped",

@@ -4,6 +4,7 @@
  * `scripts/attack.ts` and `scripts/soak.ts`.
  */
 import { join } from "node:path";
+import { serviceArgs } from "./cluster/topology.ts";
 
 export interface Target {
   readonly base: string;
@@ -39,7 +40,7 @@ const startOwnService = async (
     ...extraEnv,
   };
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "src/main.ts"],
+    args: [...serviceArgs], // npm start's
     env,
     stdout: "piped",
     stderr: "inherit",
@@ -64,7 +65,9 @@ const startOwnService = async (
         for (const line of lines.filter((l) => l.includes('"message":"memory"'))) {
           try {
             const { heapUsedMb, heapTotalMb, externalMb, rssMb, ...others } = JSON.parse(line);
-            const wasm = Object.fromEntries(Object.entries(others).filter(([k]) => k.startsWith("wasmMb")));
+            const wasm = Object.fromEntries(
+              Object.entries(others).filter(([k]) => /^(wasmMb|workerHeap)/.test(k)),
+            );
             memory = { rssMb, heapUsedMb, heapTotalMb, externalMb, ...wasm } as Record<string, number>;
           } catch { /* not a whole line */ }
         }

@@ -14,7 +14,7 @@ import { makeAppLayer } from "@layers/app_layer.ts";
 import { makeDependencyBoard } from "@layers/dependencies.ts";
 import { JsonLoggerLive } from "@layers/logger.ts";
 import { lockDataDir } from "@layers/data_dir_lock.ts";
-import { memoryReport } from "@layers/embedded_memory.ts";
+import { memoryReportWithWorkers } from "@layers/embedded_memory.ts";
 import { makePrivateTree, restrictUmask } from "@layers/private_files.ts";
 import { buildSchema } from "./graphql/build_schema.ts";
 import { type Handler, makeHandler } from "./server/router.ts";
@@ -118,12 +118,18 @@ handler = makeHandler(runtime);
 board.markStarted();
 log(`listening on ${address(server.addr.hostname, server.addr.port)}`, {
   startupMs: Math.round(performance.now()),
-  ...memoryReport(),
+  ...await memoryReportWithWorkers(),
 });
 
 if (settings.memoryLogSeconds > 0) {
-  // where memory goes over time (`npm run soak` reads these): RSS next to the V8 heap and the wasm memories
-  Deno.unrefTimer(setInterval(() => log("memory", memoryReport()), settings.memoryLogSeconds * 1000));
+  // where memory goes over time (`npm run soak` reads these): RSS next to the V8 heaps (the main thread's and
+  // each chain database worker's) and the wasm memories
+  Deno.unrefTimer(
+    setInterval(
+      () => void memoryReportWithWorkers().then((figures) => log("memory", figures)),
+      settings.memoryLogSeconds * 1000,
+    ),
+  );
 }
 
 // 3. a signal drains. Deno's server.shutdown() cuts request bodies still arriving, so first the requests in

@@ -29,8 +29,16 @@ export interface SpawnedService {
   readonly kill: (signal?: Deno.Signal) => void;
 }
 
-/** `npm start`'s arguments to deno; a test may run the service with narrower permissions. */
-export const serviceArgs: ReadonlyArray<string> = ["run", "-A", "src/main.ts"];
+/**
+ * `npm start`'s arguments to deno (the heap flag: scripts/cluster/topology.ts); a test may run the service with
+ * narrower permissions.
+ */
+export const serviceArgs: ReadonlyArray<string> = [
+  "run",
+  "-A",
+  "--v8-flags=--max-old-space-size=1024",
+  "src/main.ts",
+];
 
 export const spawnService = (
   env: Record<string, string>,
