@@ -9,6 +9,7 @@
  *   BENCH_SQL=1             also print each query's compiled statement and parameters (for EXPLAIN)
  * The database must hold a chain (npm run seed -- --scale 360 gives ~9 M tx_out rows).
  */
+import { serviceArgsWith } from "./cluster/topology.ts";
 import * as Reactivity from "@effect/experimental/Reactivity";
 import { Effect, Exit, Scope } from "effect";
 import { type FragmentDefinitionNode, getOperationAST, getVariableValues, Kind, parse } from "graphql";
@@ -249,7 +250,7 @@ const created = await new Deno.Command(Deno.execPath(), {
   stdout: "piped",
 }).output();
 const key = new TextDecoder().decode(created.stdout).trim().split("\n").pop()!;
-const service = new Deno.Command(Deno.execPath(), { args: ["run", "-A", "src/main.ts"], env, stdout: "null" })
+const service = new Deno.Command(Deno.execPath(), { args: serviceArgsWith([]), env, stdout: "null" })
   .spawn();
 try {
   for (let i = 0; i < 300; i++) {

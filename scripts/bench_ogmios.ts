@@ -13,6 +13,7 @@
  * BENCH_CPU_PROF=DIR writes the service's V8 CPU profile of the run there (written at its clean exit).
  * BENCH_CHAIN_ONLY=1 runs only the chain-sync rows (a profile of chain sync alone).
  */
+import { serviceArgsWith } from "./cluster/topology.ts";
 import pg from "pg";
 import { reportRows } from "./bench/results.ts";
 
@@ -113,7 +114,7 @@ async function main() {
     .output();
   const key = new TextDecoder().decode(created.stdout).trim().split("\n").pop()!;
   const service = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", ...profile, "src/main.ts"],
+    args: serviceArgsWith(profile),
     env,
     stdout: "null",
     stderr: "null",

@@ -2,6 +2,7 @@
  * Our service, as the database benches start it: both networks on one chain database, its own service database
  * created for the run (dropped at `stop`), a paid key with no rate limit, no Redis, warnings only.
  */
+import { serviceArgsWith } from "../cluster/topology.ts";
 import pg from "pg";
 
 export interface BenchService {
@@ -53,7 +54,7 @@ export const startBenchService = async (options: BenchServiceOptions): Promise<B
     }).output();
     const key = new TextDecoder().decode(created.stdout).trim().split("\n").pop()!;
     service = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", ...(options.denoArgs ?? []), "src/main.ts"],
+      args: serviceArgsWith(options.denoArgs ?? []),
       env,
       stdout: "null",
     }).spawn();

@@ -17,6 +17,13 @@ export const serviceArgs: ReadonlyArray<string> = [
   "src/main.ts",
 ];
 
+/** `serviceArgs` with more flags for deno (a CPU profile, say) before the module. */
+export const serviceArgsWith = (denoFlags: ReadonlyArray<string>): Array<string> => [
+  ...serviceArgs.slice(0, -1),
+  ...denoFlags,
+  serviceArgs[serviceArgs.length - 1]!,
+];
+
 /** The one HAProxy configuration, relative to the repository root (compose.yaml mounts it). */
 export const haproxyConfig = "scripts/cluster/haproxy.cfg";
 

@@ -3,6 +3,7 @@
  * talk to it over real HTTP exactly as clients do. `spawnService` gives the finer steps (port open while starting,
  * listening, exit) for tests of start-up and shutdown.
  */
+import { serviceArgs } from "../../scripts/cluster/topology.ts";
 import { cleanEnv } from "./clean_env.ts";
 import { eachLine } from "../../scripts/lines.ts";
 
@@ -29,16 +30,8 @@ export interface SpawnedService {
   readonly kill: (signal?: Deno.Signal) => void;
 }
 
-/**
- * `npm start`'s arguments to deno (the heap flag: scripts/cluster/topology.ts); a test may run the service with
- * narrower permissions.
- */
-export const serviceArgs: ReadonlyArray<string> = [
-  "run",
-  "-A",
-  "--v8-flags=--max-old-space-size=1024",
-  "src/main.ts",
-];
+/** `npm start`'s arguments to deno (scripts/cluster/topology.ts); a test may run the service with narrower permissions. */
+export { serviceArgs };
 
 export const spawnService = (
   env: Record<string, string>,
