@@ -9,7 +9,7 @@
  *   BENCH_SQL=1             also print each query's compiled statement and parameters (for EXPLAIN)
  * The database must hold a chain (npm run seed -- --scale 360 gives ~9 M tx_out rows).
  */
-import { serviceArgsWith } from "./cluster/topology.ts";
+import { startBenchService } from "./bench/service.ts";
 import * as Reactivity from "@effect/experimental/Reactivity";
 import { Effect, Exit, Scope } from "effect";
 import { type FragmentDefinitionNode, getOperationAST, getVariableValues, Kind, parse } from "graphql";
@@ -223,44 +223,10 @@ const direct = (text: string, params: ReadonlyArray<unknown>, conns: number) =>
     };
   });
 
-const serviceDb = `bench_graphql_service_${Date.now()}`;
-const adminUrl = new URL(databaseUrl);
-adminUrl.pathname = "/postgres";
-const a2 = new pg.Client({ connectionString: adminUrl.toString() });
-await a2.connect();
-await a2.query(`create database ${serviceDb}`);
-const serviceUrl = new URL(databaseUrl);
-serviceUrl.pathname = `/${serviceDb}`;
-const dataDir = await Deno.makeTempDir();
-const env = {
-  DATA_DIR: dataDir,
-  PORT: String(port),
-  MAINNET_DATABASE_URL: databaseUrl,
-  PREPROD_DATABASE_URL: databaseUrl,
-  SERVICE_DATABASE_URL: serviceUrl.toString(),
-  RATE_LIMIT_PAID: "0",
-  GRAPHQL_RATE_PAID: "0",
-  REDIS_URL: "",
-  LOG_LEVEL: "warning",
-  NO_COLOR: "1",
-};
-const created = await new Deno.Command(Deno.execPath(), {
-  args: ["run", "-A", "scripts/keys.ts", "create", "--tier", "paid", "--name", "bench", "--init"],
-  env,
-  stdout: "piped",
-}).output();
-const key = new TextDecoder().decode(created.stdout).trim().split("\n").pop()!;
-const service = new Deno.Command(Deno.execPath(), { args: serviceArgsWith([]), env, stdout: "null" })
-  .spawn();
+// GraphQL's own rate limit (per key) lifted too: the bench measures the work, not the limit
+const service = await startBenchService({ databaseUrl, port, env: { GRAPHQL_RATE_PAID: "0" } });
+const { key } = service;
 try {
-  for (let i = 0; i < 300; i++) {
-    try {
-      await (await fetch(`http://127.0.0.1:${port}/health`)).body?.cancel();
-      break;
-    } catch {
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
   console.log(
     `database ${
       new URL(databaseUrl).pathname.slice(1)
@@ -330,10 +296,6 @@ try {
   }
   if (printSql) console.log(`\n${sqlText.join("\n")}`);
 } finally {
-  service.kill("SIGTERM");
-  await service.status;
+  await service.stop();
   await Effect.runPromise(Scope.close(scope, Exit.void));
-  await a2.query(`drop database if exists ${serviceDb} with (force)`);
-  await a2.end();
-  await Deno.remove(dataDir, { recursive: true });
 }

@@ -17,6 +17,8 @@ export interface BenchServiceOptions {
   readonly port: number;
   /** Extra arguments to `deno run` (BENCH_CPU_PROF's `--cpu-prof`). */
   readonly denoArgs?: ReadonlyArray<string>;
+  /** More settings for the service (GraphQL's own rate limit lifted, say). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 export const startBenchService = async (options: BenchServiceOptions): Promise<BenchService> => {
@@ -39,6 +41,7 @@ export const startBenchService = async (options: BenchServiceOptions): Promise<B
     REDIS_URL: "",
     LOG_LEVEL: "warning",
     NO_COLOR: "1",
+    ...options.env,
   };
   const cleanUp = async () => {
     await admin.query(`drop database if exists ${serviceDb} with (force)`);
