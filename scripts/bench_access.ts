@@ -6,6 +6,7 @@
  *   npm run bench:access        (needs wrk: apt-get install wrk)
  * BENCH_CPU_PROF=DIR writes each service's V8 CPU profile of its run there (Deno's --cpu-prof, at its clean exit).
  */
+import { stopChildren } from "./bench/children.ts";
 import { serviceArgsWith } from "./cluster/topology.ts";
 import { Effect } from "effect";
 import { join } from "node:path";
@@ -160,11 +161,6 @@ try {
     })),
   );
 } finally {
-  for (const c of children) {
-    try {
-      c.kill("SIGTERM");
-      await c.status;
-    } catch { /* gone */ }
-  }
+  await stopChildren(children);
   await Deno.remove(dataDir, { recursive: true });
 }

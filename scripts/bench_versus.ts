@@ -10,6 +10,7 @@
  * README asks for: build them on a copy, never on a shared database). Needs wrk. Without their URL or directory,
  * it says so and exits 0.
  */
+import { stopChildren } from "./bench/children.ts";
 import pg from "pg";
 import { extraIndexesFile, parseExtraIndexes } from "@src/dbsync/extra_indexes.ts";
 import { latencyMs, reportRows } from "./bench/results.ts";
@@ -267,11 +268,6 @@ try {
     })),
   );
 } finally {
-  for (const c of children) {
-    try {
-      c.kill("SIGTERM");
-      await c.status;
-    } catch { /* gone */ }
-  }
+  await stopChildren(children);
   await ours.stop();
 }
