@@ -149,16 +149,20 @@ export const ogmiosWebSocket = (ctx: WebSocketContext): Response => {
     if (reply) send(reply);
   };
 
-  const handle = async (parsed: RpcRequest | Refused, lane: Lane) => {
+  /** `triedNow`: the message handler already asked `authorizeNow` (it could not decide), so it is not asked twice. */
+  const handle = async (parsed: RpcRequest | Refused, lane: Lane, triedNow: boolean) => {
     if (interruptibleLane(lane) && socket.readyState !== WebSocket.OPEN) return;
     const spend = spendOf(parsed, lane);
-    const decision = ctx.access.authorizeNow(ctx.secret, "ogmios", spend, Date.now(), ctx.network) ??
-      await ctx.run(
-        ctx.access.authorize(ctx.secret, "ogmios", spend, ctx.network).pipe(
-          Effect.catchTag("DatabaseUnavailable", () => Effect.succeed(undefined)),
-          Effect.catchTag("AccessDenied", (denied) => Effect.succeed(denied)),
-        ),
-      );
+    const decision =
+      (triedNow
+        ? undefined
+        : ctx.access.authorizeNow(ctx.secret, "ogmios", spend, Date.now(), ctx.network)) ??
+        await ctx.run(
+          ctx.access.authorize(ctx.secret, "ogmios", spend, ctx.network).pipe(
+            Effect.catchTag("DatabaseUnavailable", () => Effect.succeed(undefined)),
+            Effect.catchTag("AccessDenied", (denied) => Effect.succeed(denied)),
+          ),
+        );
     const program = settle(parsed, decision);
     if (program) await answer(program, lane);
   };
@@ -191,7 +195,8 @@ export const ogmiosWebSocket = (ctx: WebSocketContext): Response => {
       };
     const lane = laneOf(parsed.method);
     // nothing ahead of it on its lane and the key decided from memory: no promise, no fiber for a tip query
-    if (pending[lane] === 0 && socket.readyState === WebSocket.OPEN) {
+    const idle = pending[lane] === 0 && socket.readyState === WebSocket.OPEN;
+    if (idle) {
       const decision = ctx.access.authorizeNow(
         ctx.secret,
         "ogmios",
@@ -207,7 +212,7 @@ export const ogmiosWebSocket = (ctx: WebSocketContext): Response => {
         return;
       }
     }
-    enqueue(lane, () => handle(parsed, lane));
+    enqueue(lane, () => handle(parsed, lane, idle));
   };
   return response;
 };
