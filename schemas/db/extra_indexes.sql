@@ -80,5 +80,8 @@ CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_cds_tx_out_consumed_by_tx_id ON tx_o
 
 -- an epoch's blocks in block order (GraphQL `block(where: {epoch_no: {_eq: N}}, order_by: {block_no: desc})`,
 -- src/graphql/compile.ts): without it the planner walks idx_block_block_no past every block of the later (or
--- earlier) epochs, expecting an epoch's blocks spread evenly over the chain
-CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_cds_block_epoch_no_block_no ON block (epoch_no, block_no);
+-- earlier) epochs, expecting an epoch's blocks spread evenly over the chain. Size and transaction count ride
+-- along, so an epoch's block totals (`block_aggregate(where: {epoch_no: …})`, 21,600 blocks) are an index-only
+-- scan (4.6 → 1.9 ms on the 9.2M-output database). Replaces an earlier idx_cds_block_epoch_no_block_no without
+-- them: drop that one once this one is built.
+CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_cds_block_epoch_no_block_no_size_tx_count ON block (epoch_no, block_no) INCLUDE (size, tx_count);

@@ -38,12 +38,12 @@ Deno.test({
       );
 
       await t.step(
-        "an epoch's blocks by block_no (read through idx_cds_block_epoch_no_block_no): the rows of the plain SQL",
+        "an epoch's blocks by block_no (read through idx_cds_block_epoch_no_block_no_size_tx_count): the rows of the plain SQL",
         async () => {
           // the compiler writes these through the (epoch_no, block_no) index (compile.ts, pairIndexOrder)
           const [index] = await f.query<{ n: number }>(
             "mainnet",
-            "select count(*)::int as n from pg_indexes where indexname = 'idx_cds_block_epoch_no_block_no'",
+            "select count(*)::int as n from pg_indexes where indexname = 'idx_cds_block_epoch_no_block_no_size_tx_count'",
           );
           assert.equal(index!.n, 1, "the demo chain has the index, so the rewritten statement is what runs");
           const epochs = await f.query<{ e: number }>(
