@@ -40,6 +40,20 @@ export interface EndpointCodec<P, Q, A> {
   ) => Effect.Effect<Response, never, R>;
 }
 
+/**
+ * Decoded parameters kept per endpoint by their text: clients ask the same few things again and again (a cached
+ * answer's request is mostly its Schema decode: 3 KB of garbage and most of its CPU), and decoding is pure.
+ * Bounded: emptied when full; long inputs are decoded every time.
+ */
+const keptDecodings = 512;
+const maxKeyLength = 512;
+
+/** The parameters as one unambiguous text, or undefined when too long to keep. */
+const decodingKey = (params: Readonly<Record<string, string>>, query: Readonly<Record<string, string>>) => {
+  const key = JSON.stringify(params) + JSON.stringify(query);
+  return key.length > maxKeyLength ? undefined : key;
+};
+
 export const endpointCodec = <X extends E>(
   endpoint: X,
 ): EndpointCodec<PathOf<X>, QueryOf<X>, SuccessOf<X>> => {
@@ -55,15 +69,27 @@ export const endpointCodec = <X extends E>(
   const encode = Schema.encodeSync(e.successSchema as unknown as Schema.Schema<SuccessOf<X>, unknown>);
   const pathSchema = e.pathSchema as Option.Option<Schema.Schema<PathOf<X>, unknown>>;
   const querySchema = e.urlParamsSchema as Option.Option<Schema.Schema<QueryOf<X>, unknown>>;
+  const decoded = new Map<string, Either.Either<Decoded<PathOf<X>, QueryOf<X>>, InvalidParameter>>();
+  const decodeAfresh = (request: RequestInput) => {
+    const path = decodeParameters(pathSchema, request.params, "path");
+    if (Either.isLeft(path)) return Either.left(path.left);
+    const query = decodeParameters(querySchema, request.query, "query");
+    if (Either.isLeft(query)) return Either.left(query.left);
+    return Either.right({ path: path.right, query: query.right });
+  };
   return {
     method: e.method,
     path: e.path,
     decode: (request) => {
-      const path = decodeParameters(pathSchema, request.params, "path");
-      if (Either.isLeft(path)) return Either.left(path.left);
-      const query = decodeParameters(querySchema, request.query, "query");
-      if (Either.isLeft(query)) return Either.left(query.left);
-      return Either.right({ path: path.right, query: query.right });
+      const key = decodingKey(request.params, request.query);
+      if (key === undefined) return decodeAfresh(request);
+      let result = decoded.get(key);
+      if (result === undefined) {
+        result = decodeAfresh(request);
+        if (decoded.size >= keptDecodings) decoded.clear();
+        decoded.set(key, result);
+      }
+      return result;
     },
     answer: (request, program, headers, toResponse, keep) =>
       program.pipe(

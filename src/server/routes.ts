@@ -5,10 +5,9 @@
  * (src/graphql/routes.ts), JSON-RPC (src/jsonrpc/routes.ts), the Blockfrost-compatible API (src/blockfrost/routes.ts)
  * and the key dashboard (src/dashboard/mount.ts).
  */
-import { Effect, Schema } from "effect";
+import { Effect } from "effect";
 import { Metrics } from "@layers/metrics.ts";
 import * as api from "@schemas/api.ts";
-import { Health } from "@schemas/service.ts";
 import { NotFoundError } from "@src/domain/errors.ts";
 import { compressOnce } from "@src/http/compression.ts";
 import type { EdgeAnswers } from "@src/http/edge_answers.ts";
@@ -30,7 +29,6 @@ import { landingHtml } from "./landing_page.ts";
 import { metricsOnMainPort, metricsPath } from "./metrics_http.ts";
 
 const noStore = { "cache-control": "no-store" };
-const encodeHealth = Schema.encodeSync(Health);
 /** The service's own answers outside an adapter's dialect: its error envelope (REST's). */
 const edge: EdgeAnswers = {
   notFound: (message) => toResponse(new NotFoundError({ message })),
@@ -63,7 +61,7 @@ export const routes: ReadonlyArray<Route> = [
     method: "GET",
     path: api.health.path,
     access: "public",
-    run: (ctx) => json(encodeHealth(healthOf(ctx.services)), 200, noStore),
+    run: (ctx) => json(healthOf(ctx.services), 200, noStore),
   },
   {
     method: "GET",
