@@ -12,7 +12,10 @@
  * BENCH_CONNECTIONS (32), BENCH_FILTER (a regular expression on the row names), BENCH_KEYS (keys per lookup and
  * database, default enough for 6,000 requests/s through the warm-up and the measured run).
  * Rows: per lookup and database requests/s, p50 and p99 (ratio: requests/s to the smallest chain's), then the
- * p99 at the largest chain over the p99 at the smallest (targets.ts: flat means at most 1.5).
+ * p99 at the largest chain over the p99 at the smallest (targets.ts: flat means at most 1.5), and the shared
+ * buffers the database touched per request (pg_stat_database's blks_hit + blks_read over the measured run,
+ * whoever else reads that database meanwhile included): the work per request, which the machine's load does not
+ * move as it moves latencies.
  */
 import pg from "pg";
 import { freshLookups, type KeyKind, keysOf } from "./bench/fresh_lookups.ts";
@@ -80,13 +83,27 @@ const chainOf = async (url: string): Promise<Chain> => {
 };
 
 const chains: Array<Chain> = [];
+const chainUrls: Array<string> = [];
 for (const url of databaseUrls) {
   const started = performance.now();
-  chains.push(await chainOf(url));
+  try {
+    chains.push(await chainOf(url));
+  } catch (error) {
+    // a size not seeded here (scale_200, say) leaves the others to compare
+    console.log(
+      `${new URL(url).pathname.slice(1)} left out: ${error instanceof Error ? error.message : error}`,
+    );
+    continue;
+  }
+  chainUrls.push(url);
   console.log(
     `${chains.at(-1)!.name}: ${chains.at(-1)!.label}, keys drawn in ` +
       `${Math.round(performance.now() - started)} ms`,
   );
+}
+if (chains.length < 2) {
+  console.error("bench:scaling needs at least two of BENCH_SCALING_DATABASES to compare");
+  Deno.exit(1);
 }
 const smallest = chains[0]!, largest = chains[chains.length - 1]!;
 /** Each lookup's row name, for the fewest keys a database gave it. */
@@ -96,10 +113,21 @@ const names = lookups.map((lookup, l) =>
 
 const services: Array<BenchService> = [];
 const results: Array<Array<WrkResult>> = lookups.map(() => []);
+const buffersPerRequest: Array<Array<number>> = lookups.map(() => []);
+/** Buffers the database has touched so far; a backend reports its own once idle, at most once a second. */
+const buffersTouched = async (client: pg.Client) => {
+  await new Promise((r) => setTimeout(r, 1500));
+  const { rows } = await client.query(
+    "select blks_hit + blks_read as n from pg_stat_database where datname = current_database()",
+  );
+  return Number(rows[0]?.n ?? 0);
+};
+const statsClients = chainUrls.map((url) => new pg.Client({ connectionString: url }));
 const notes: Array<string> = [];
 const loadBefore = await loadAverage();
 try {
-  for (const [i, url] of databaseUrls.entries()) {
+  for (const client of statsClients) await client.connect();
+  for (const [i, url] of chainUrls.entries()) {
     services.push(await startBenchService({ databaseUrl: url, port: 3511 + i }));
   }
   console.log(
@@ -114,8 +142,10 @@ try {
       const { warm, measured } = chain.keys[l]!;
       const run = { connections, headers: { apikey: service.key }, fresh: true };
       await wrk(service.base, warm.map(lookup.path), { ...run, seconds: warmSeconds });
+      const before = await buffersTouched(statsClients[c]!);
       results[l]![c] = await wrk(service.base, measured.map(lookup.path), { ...run, seconds });
       const r = results[l]![c]!;
+      buffersPerRequest[l]![c] = (await buffersTouched(statsClients[c]!) - before) / Math.max(1, r.requests);
       if (r.repeated) notes.push(`${names[l]} on ${chain.name}: ${r.repeated} of ${r.requests} asked again`);
       if (r.errors) {
         notes.push(`${names[l]} on ${chain.name}: ${r.non2xx} non-2xx, ${r.timeouts} timeouts`);
@@ -125,15 +155,17 @@ try {
   }
 } finally {
   for (const s of services) await s.stop();
+  for (const client of statsClients) await client.end().catch(() => {});
 }
 
 const p99 = (r: WrkResult) => latencyMs(r.p99);
 const rows: Array<ResultRow> = [];
 const header = [
   "lookup",
-  ...chains.flatMap((c) => [`${c.label} req/s`, "p50", "p99"]),
+  ...chains.flatMap((c) => [`${c.label} req/s`, "p50", "p99", "buffers/req"]),
   `p99 ${largest.label.split(" ")[0]} / ${smallest.label.split(" ")[0]}`,
   "req/s ratio",
+  "buffers/req ratio",
 ];
 console.log(`| ${header.join(" | ")} |\n|${header.map(() => "---").join("|")}|`);
 for (const l of lookups.keys()) {
@@ -160,9 +192,21 @@ for (const l of lookups.keys()) {
     reference: p99(first) ?? NaN,
     referenceName: `at ${smallest.label}`,
   });
+  const buffers = buffersPerRequest[l]!;
+  rows.push({
+    workload: `${name}: buffers per request at ${largest.label} / at ${smallest.label.split(" ")[0]}`,
+    ours: buffers[buffers.length - 1]!,
+    unit: "buffers",
+    reference: buffers[0]!,
+    referenceName: `at ${smallest.label}`,
+  });
   console.log(
-    `| ${name} | ${measured.map((r) => `${Math.round(r.rps)} | ${r.p50} | ${r.p99}`).join(" | ")} | ` +
-      `${growth.toFixed(2)} | ${(last.rps / first.rps).toFixed(2)} |`,
+    `| ${name} | ${
+      measured.map((r, c) => `${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${buffers[c]!.toFixed(1)}`).join(
+        " | ",
+      )
+    } | ${growth.toFixed(2)} | ${(last.rps / first.rps).toFixed(2)} | ` +
+      `${(buffers[buffers.length - 1]! / buffers[0]!).toFixed(2)} |`,
   );
 }
 console.log(`\nload average ${loadBefore} before, ${await loadAverage()} after`);
