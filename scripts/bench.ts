@@ -5,7 +5,7 @@
  * against issue 23's targets (scripts/bench/targets.ts), headed by the commit and date it was measured on: the
  * figures README.md quotes come from it.
  *   npm run bench                          # access, rest, graphql, ogmios, devnet
- *   npm run bench -- access rest           # only these (cluster, soak and versus only when named)
+ *   npm run bench -- access rest           # only these (cluster, soak, versus, scaling only when named)
  *   npm run bench -- --markdown FILE       # also write the table (with its heading) to FILE
  * rest and graphql need a large db-sync database in BENCH_DATABASE_URL (`npm run seed -- --scale 360`); without
  * it they are listed as skipped, and ogmios runs on the embedded demo chains only.
@@ -32,6 +32,8 @@ const benches: ReadonlyArray<Bench> = [
   // Blockfrost's own backend beside ours (BENCH_BLOCKFROST_URL or _DIR; its own database, bf_360 by default)
   { name: "versus", script: "scripts/bench_versus.ts", byDefault: false, needsDatabase: false },
   { name: "soak", script: "scripts/soak.ts", byDefault: false, needsDatabase: false },
+  // fresh-key REST lookups on chains of three sizes (BENCH_SCALING_DATABASES, scale_40,scale_200,scale_360)
+  { name: "scaling", script: "scripts/bench_scaling.ts", byDefault: false, needsDatabase: false },
 ];
 
 const args = [...Deno.args];

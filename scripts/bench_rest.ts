@@ -18,12 +18,12 @@ import { latestEpochParams } from "@src/queries/protocol_parameters.ts";
 import { blockById, recentBlocks } from "@src/queries/blocks.ts";
 import { epochFigures, tipPosition } from "@src/queries/network_stats.ts";
 import { poolInfo } from "@src/queries/pool.ts";
-import { stakeAccount, stakeAccountInFull } from "@src/queries/stake_account.ts";
-import { transactionByHash, transactionDetailByHash } from "@src/queries/transaction.ts";
-import { addressUtxos, addressUtxoWalk } from "@src/queries/address.ts";
+import { stakeAccount } from "@src/queries/stake_account.ts";
+import { transactionByHash } from "@src/queries/transaction.ts";
+import { addressUtxos } from "@src/queries/address.ts";
 import { addressSummary, addressSummarySince } from "@src/queries/address_summary.ts";
 import { dreps } from "@src/queries/dreps.ts";
-import { decodeAddress } from "@src/domain/cardano_ids.ts";
+import { addressOptions, freshLookups, type KeyKind, keysOf, spentTracking } from "./bench/fresh_lookups.ts";
 import { latencyMs, reportRows } from "./bench/results.ts";
 import { startBenchService } from "./bench/service.ts";
 import { wrk } from "./bench/wrk.ts";
@@ -88,32 +88,19 @@ const quietAddress: string = (await one(
   `select address from tx_out where id = (select max(id) / 3 from tx_out)`,
 )).address;
 // many keys, for answers computed afresh rather than from the per-tip cache
-const many = async (text: string) => (await admin.query(text)).rows.map((r) => r.v as string);
-const txHashes = await many(
-  "select encode(hash, 'hex') as v from tx where id in (select (random() * (select max(id) from tx))::bigint " +
-    "from generate_series(1, 20000))",
-);
-const blockHashes = await many(
-  "select encode(hash, 'hex') as v from block where id in " +
-    "(select (random() * (select max(id) from block))::bigint from generate_series(1, 20000))",
-);
-const poolIds = await many("select view || ' ' || encode(hash_raw, 'hex') as v from pool_hash");
-const stakeKeys = await many(
-  "select view || ' ' || encode(hash_raw, 'hex') as v from stake_address where id in " +
-    "(select (random() * (select max(id) from stake_address))::bigint from generate_series(1, 5000))",
-);
-const addresses = await many(
-  "select distinct address as v from tx_out where id in " +
-    "(select (random() * (select max(id) from tx_out))::bigint from generate_series(1, 5000)) " +
-    "and payment_cred is not null",
-);
-await admin.end();
-const spentTracking = "enable" as const;
-const addressOptions = (address: string) => {
-  const d = decodeAddress(address, "mainnet");
-  if (!d.ok) throw new Error(`${address}: ${d.reason}`);
-  return { paymentCredHex: d.value.paymentCred, spentTracking };
+const keyCounts: Record<KeyKind, number> = {
+  tx: 20_000,
+  block: 20_000,
+  pool: Infinity,
+  stake: 5_000,
+  address: 5_000,
+  page: 1000,
 };
+const keys = new Map<KeyKind, Array<string>>();
+for (const { kind } of freshLookups) {
+  if (!keys.has(kind)) keys.set(kind, await keysOf(admin, kind, keyCounts[kind]));
+}
+await admin.end();
 // what the service runs per request once it holds an address's summary: the update since its watermark
 const summaries = new Map<string, unknown>();
 for (const a of [busyAddress, quietAddress]) {
@@ -204,80 +191,18 @@ const cases: Array<Case> = [
     path: `/v2/explorer/mainnet/tx/${txHash}`,
     direct: (s) => transactionByHash(s, txHash, spentTracking),
   },
-  {
-    name: "tx-status, 20k different",
-    path: txHashes.map((h) => `/api/public/tx-status?txHash=${h}`),
-    direct: (s, i) => txConfirmation(s, txHashes[i % txHashes.length]!),
-  },
-  {
-    name: "explorer tx, 20k different",
-    path: txHashes.map((h) => `/v2/explorer/mainnet/tx/${h}`),
-    direct: (s, i) => transactionByHash(s, txHashes[i % txHashes.length]!, spentTracking),
-  },
-  {
-    name: "explorer block by hash, 20k different",
-    path: blockHashes.map((h) => `/v2/explorer/mainnet/block/${h}`),
-    direct: (s, i) => blockById(s, { hash: blockHashes[i % blockHashes.length]! }),
-  },
-  {
-    name: "explorer blocks, pages 1-1000",
-    path: Array.from({ length: 1000 }, (_, i) => `/v2/explorer/mainnet/blocks?page=${i + 1}&limit=25`),
-    direct: (s, i) => recentBlocks(s, { page: (i % 1000) + 1, limit: 25 }),
-  },
-  {
-    name: "explorer pool, every pool",
-    path: poolIds.map((p) => `/v2/explorer/mainnet/pool/${p.split(" ")[0]}`),
-    direct: (s, i) => Effect.zip(poolInfo(s, poolIds[i % poolIds.length]!.split(" ")[1]!), tipPosition(s)),
-  },
-  {
-    name: "stake-account, 5k different",
-    path: stakeKeys.map((k) => `/api/public/stake-account?address=${k.split(" ")[0]}`),
-    direct: (s, i) => stakeAccount(s, stakeKeys[i % stakeKeys.length]!.split(" ")[1]!, spentTracking),
-  },
-  {
-    name: "explorer address, 5k different (first request: full summary)",
-    path: addresses.map((a) => `/v2/explorer/mainnet/address/${a}`),
-    direct: (s, i) => {
-      const a = addresses[i % addresses.length]!;
-      return addressSummary(s, a, addressOptions(a));
-    },
-  },
-  // the Blockfrost dialect over the same queries (the providers' calls, keys never repeated within a run)
+  ...freshLookups.map((lookup): Case => {
+    const list = keys.get(lookup.kind)!;
+    return {
+      name: lookup.name(list.length),
+      path: list.map(lookup.path),
+      direct: (s, i) => lookup.direct(s, list[i % list.length]!),
+    };
+  }),
   {
     name: "blockfrost epochs/latest/parameters",
     path: "/api/v0/epochs/latest/parameters",
     direct: (s) => latestEpochParams(s),
-  },
-  {
-    name: "blockfrost txs/{hash}, 20k different",
-    path: txHashes.map((h) => `/api/v0/txs/${h}`),
-    direct: (s, i) => transactionDetailByHash(s, txHashes[i % txHashes.length]!, spentTracking),
-  },
-  {
-    name: "blockfrost txs/{hash}/utxos, 20k different",
-    path: txHashes.map((h) => `/api/v0/txs/${h}/utxos`),
-    direct: (s, i) => transactionDetailByHash(s, txHashes[i % txHashes.length]!, spentTracking),
-  },
-  {
-    name: "blockfrost blocks/{hash}, 20k different",
-    path: blockHashes.map((h) => `/api/v0/blocks/${h}`),
-    direct: (s, i) => blockById(s, { hash: blockHashes[i % blockHashes.length]! }),
-  },
-  {
-    name: "blockfrost addresses/{a}/utxos, 5k different",
-    path: addresses.map((a) => `/api/v0/addresses/${a}/utxos`),
-    direct: (s, i) => {
-      const a = addresses[i % addresses.length]!;
-      return addressUtxoWalk(s, a, { ...addressOptions(a), page: 1, limit: 100 });
-    },
-  },
-  {
-    name: "blockfrost accounts/{stake}, 5k different",
-    path: stakeKeys.map((k) => `/api/v0/accounts/${k.split(" ")[0]}`),
-    direct: (s, i) => {
-      const hex = stakeKeys[i % stakeKeys.length]!.split(" ")[1]!;
-      return stakeAccountInFull(s, hex, spentTracking);
-    },
   },
   {
     name: "explorer dreps",

@@ -13,6 +13,7 @@
 import { stopChildren } from "./bench/children.ts";
 import pg from "pg";
 import { extraIndexesFile, parseExtraIndexes } from "@src/dbsync/extra_indexes.ts";
+import { randomKeys } from "./bench/chain_keys.ts";
 import { latencyMs, reportRows } from "./bench/results.ts";
 import { startBenchService } from "./bench/service.ts";
 import { wrk, type WrkResult } from "./bench/wrk.ts";
@@ -53,30 +54,12 @@ if (!theirsGiven && theirsDir) {
 const db = new URL(databaseUrl);
 const admin = new pg.Client({ connectionString: databaseUrl });
 await admin.connect();
-/** `count` distinct values of the column at distinct random row ids of the table (ids are dense in db-sync). */
-const randomKeys = async (table: string, value: string, count: number, where = "true") => {
-  const max = Number((await admin.query(`select max(id) as n from ${table}`)).rows[0]?.n ?? 0);
-  const ids = new Set<number>();
-  // a third more ids than keys: some rows fail `where`, some share a value (an address's several outputs)
-  const wanted = Math.min(max, Math.ceil(count * 1.34));
-  while (ids.size < wanted) ids.add(1 + Math.floor(Math.random() * max));
-  const found = (await admin.query(
-    `select distinct ${value} as v from ${table} where id = any($1::bigint[]) and ${where}`,
-    [[...ids]],
-  )).rows.map((r) => r.v as string);
-  for (let i = found.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
-    [found[i], found[j]] = [found[j]!, found[i]!];
-  }
-  if (found.length < count) console.log(`(${table}: ${found.length} keys, not ${count})`);
-  return found.slice(0, count);
-};
 // two disjoint sets of transactions: the detail and the utxos share our statement, so one lookup must not
 // warm the other's rows
-const txHashes = await randomKeys("tx", "encode(hash, 'hex')", 2 * keysPerLookup);
-const blockHashes = await randomKeys("block", "encode(hash, 'hex')", keysPerLookup);
-const addresses = await randomKeys("tx_out", "address", keysPerLookup, "payment_cred is not null");
-const stakeAddresses = await randomKeys("stake_address", "view", keysPerLookup);
+const txHashes = await randomKeys(admin, "tx", "encode(hash, 'hex')", 2 * keysPerLookup);
+const blockHashes = await randomKeys(admin, "block", "encode(hash, 'hex')", keysPerLookup);
+const addresses = await randomKeys(admin, "tx_out", "address", keysPerLookup, "payment_cred is not null");
+const stakeAddresses = await randomKeys(admin, "stake_address", "view", keysPerLookup);
 const outputs = Number(
   (await admin.query("select reltuples::bigint as n from pg_class where relname = 'tx_out'")).rows[0]?.n ?? 0,
 );
