@@ -39,6 +39,17 @@ export const stringify = (value: unknown): string => {
   }
 };
 
+/**
+ * A value already written as JSON text, which a JSON-RPC reply splices in as it is (a chain-sync block, written
+ * once when its batch is read). Anything else that writes it gets the value back through `toJSON`.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+  toJSON(): unknown {
+    return parseExact(this.text);
+  }
+}
+
 /** An integer beyond 2^53 has 16 digits at least: a text with no such run needs no reviver (a slow path). */
 const sixteenDigits = /\d{16}/;
 

@@ -16,7 +16,7 @@ import { ChainDatabases } from "@layers/chain_db.ts";
 import { ChainTips } from "@layers/chain_tips.ts";
 import type { Network } from "@schemas/network.ts";
 import { isHash32 } from "@src/domain/cardano_ids.ts";
-import { stringifyExact as stringify } from "@src/domain/json.ts";
+import { JsonText, stringifyExact as stringify } from "@src/domain/json.ts";
 import {
   blockBefore,
   blockExists,
@@ -29,7 +29,7 @@ import { fromSql } from "@src/domain/errors.ts";
 import type { JsonRpcFailure } from "./failures.ts";
 import { arrayOf, paramsDecoder, required, withMessage } from "./params.ts";
 import { NoIntersection } from "./protocol_errors.ts";
-import { toOgmiosBlocks } from "./ogmios_block.ts";
+import { ogmiosBlockTexts } from "./ogmios_block.ts";
 
 export type ChainSyncServices = ChainDatabases | ChainTips;
 
@@ -58,7 +58,8 @@ type Cursor = PointRow | undefined;
 
 interface Prefetched {
   readonly point: PointRow;
-  readonly block: unknown;
+  /** The block's JSON, written when its batch was read. */
+  readonly block: string;
 }
 
 interface Fetched {
@@ -169,7 +170,7 @@ export const makeChainSync = (network: Network): ChainSyncSession => {
       const last = batch.blocks[batch.blocks.length - 1];
       const tip = yield* freshTip;
       const alive = !last || (yield* Effect.mapError(blockExists(db.sql, last.id, last.hash), database));
-      const blocks = alive ? toOgmiosBlocks(batch) : [];
+      const blocks = alive ? ogmiosBlockTexts(batch) : [];
       const prefetched = blocks.map((block, i): Prefetched => ({
         point: pointRowOf(batch.blocks[i]!),
         block,
@@ -186,9 +187,12 @@ export const makeChainSync = (network: Network): ChainSyncSession => {
         : Effect.succeed<Fetched | undefined>(undefined);
     });
 
+  /** The forward result as JSON text around the block's (the tip is the one part known only now). */
   const forward = (next: Prefetched, known: PointRow | undefined) => {
     cursor = next.point;
-    return { direction: "forward", block: next.block, tip: tipWith(next.point, known) };
+    return new JsonText(
+      `{"direction":"forward","block":${next.block},"tip":${JSON.stringify(tipWith(next.point, known))}}`,
+    );
   };
 
   const nextBlockNow: ChainSyncSession["nextBlockNow"] = (services) => {

@@ -8,7 +8,7 @@
  * service write its own bulk back.
  */
 import type { OgmiosError } from "@src/domain/errors.ts";
-import { parseExact, stringify } from "@src/domain/json.ts";
+import { JsonText, parseExact, stringify } from "@src/domain/json.ts";
 import { InvalidParams, InvalidRequest, ParseError } from "./protocol_errors.ts";
 
 export type JsonRpcId = unknown;
@@ -132,13 +132,18 @@ export const parseFrame = (
 export const isRefused = (r: Request | Refused): r is Refused => "failure" in r;
 
 /**
- * A reply's JSON. Most hold no bigint (tips, blocks, whose integers come as raw JSON text), so JSON.stringify
+ * A reply's JSON. A result already written (JsonText: a chain-sync block) is spliced in, in the same key order.
+ * Most hold no bigint (tips, blocks, whose integers come as raw JSON text), so JSON.stringify
  * as it is; one that does (UTxO values, protocol parameters) is written exact on the second try.
  */
 export const encodeReply = (reply: Reply): string =>
-  stringify({
-    jsonrpc: "2.0",
-    ...(reply.method === undefined ? {} : { method: reply.method }),
-    ...("error" in reply ? { error: reply.error } : { result: reply.result }),
-    id: reply.id,
-  });
+  "result" in reply && reply.result instanceof JsonText
+    ? `{"jsonrpc":"2.0"${
+      reply.method === undefined ? "" : `,"method":${stringify(reply.method)}`
+    },"result":${reply.result.text}${reply.id === undefined ? "" : `,"id":${stringify(reply.id)}`}}`
+    : stringify({
+      jsonrpc: "2.0",
+      ...(reply.method === undefined ? {} : { method: reply.method }),
+      ...("error" in reply ? { error: reply.error } : { result: reply.result }),
+      id: reply.id,
+    });

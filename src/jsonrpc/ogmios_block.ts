@@ -37,6 +37,7 @@ import type {
   VoteRow,
 } from "@src/queries/chain_blocks.ts";
 import { ogmiosProposal } from "@src/domain/ogmios_governance.ts";
+import { stringify as json } from "@src/domain/json.ts";
 import { outputFields } from "./methods/utxo.ts";
 import { toStakePoolView } from "./methods/stake_pools.ts";
 
@@ -205,12 +206,6 @@ const byKey = <A>(rows: ReadonlyArray<A>, key: (row: A) => string) => {
   return (id: string): ReadonlyArray<A> => groups.get(id) ?? [];
 };
 
-/** A ledger set of output references: ordered by transaction id, then index (sorts `rows`, a group of byTx's). */
-const referenceSet = (rows: ReadonlyArray<ReferenceRow>) =>
-  (rows as Array<ReferenceRow>)
-    .sort((a, b) => (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : a.index - b.index))
-    .map((r) => ({ transaction: { id: r.ref }, index: r.index }));
-
 /**
  * An output as methods/utxo.ts's toOgmiosOutput writes it (the same JSON), with its amounts kept as PostgreSQL's
  * text; a token listed twice in one output (db-sync does not, but the sum is what the ledger holds) is summed.
@@ -261,8 +256,82 @@ const toProposal = (p: ProposalRow): Array<unknown> => {
   }
 };
 
-/** Turns a batch of rows into Ogmios blocks, in chain order. */
-export const toOgmiosBlocks = (batch: ChainBatch): Array<unknown> => {
+/** A JSON string of text that may need escaping (addresses come from db-sync as text). */
+const quoted = (text: string) => JSON.stringify(text);
+
+/** A hash or other hex column as JSON: hex needs no escaping; a missing one (a dangling reference) is null. */
+const hexText = (h: string | null) => (h === null ? "null" : `"${h}"`);
+
+/**
+ * A ledger set of output references as JSON: ordered by transaction id, then index (sorts `rows`, a group of
+ * byTx's), written directly (the busiest list of a block after the outputs).
+ */
+const referenceSetText = (rows: ReadonlyArray<ReferenceRow>) => {
+  const sorted = (rows as Array<ReferenceRow>).sort((a, b) =>
+    a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : a.index - b.index
+  );
+  let text = "[";
+  for (let i = 0; i < sorted.length; i++) {
+    const r = sorted[i]!;
+    text += `${i === 0 ? "" : ","}{"transaction":{"id":${hexText(r.ref)}},"index":${r.index}}`;
+  }
+  return text + "]";
+};
+
+/**
+ * An output's JSON: an ada-only output without a script (most of them) written directly, as toOutput's object
+ * would be written; one with tokens or a script through toOutput (token sums and the script's clause form).
+ */
+const outputText = (row: OutputRow) => {
+  if (row.scriptType !== null) return json(toOutput(row));
+  const datum = row.inlineDatum
+    ? `,"datum":"${row.inlineDatum}"`
+    : row.dataHash
+    ? `,"datumHash":"${row.dataHash}"`
+    : "";
+  return `{"address":${quoted(row.address)},"value":{"ada":{"lovelace":${row.value}}${
+    row.assets === null ? "" : tokensText(row.assets)
+  }}${datum}}`;
+};
+
+/**
+ * An output's tokens as the keys after `ada` in its value, as toOutput's object writes them: grouped in an
+ * object per policy (so in the same key order: JSON.stringify's), a token listed twice summed.
+ */
+const tokensText = (assets: NonNullable<OutputRow["assets"]>) => {
+  const value: Record<string, Record<string, string>> = {};
+  for (const a of assets) {
+    const policy = (value[a.policy] ??= {});
+    const before = policy[a.name];
+    policy[a.name] = before === undefined ? a.quantity : (BigInt(before) + BigInt(a.quantity)).toString();
+  }
+  let text = "";
+  for (const policy in value) {
+    const names = value[policy]!;
+    let first = true;
+    text += `,"${policy}":{`;
+    for (const name in names) {
+      text += `${first ? "" : ","}"${name}":${names[name]}`;
+      first = false;
+    }
+    text += "}";
+  }
+  return text;
+};
+
+const outputsText = (rows: ReadonlyArray<OutputRow>) => {
+  let text = "[";
+  for (let i = 0; i < rows.length; i++) text += (i === 0 ? "" : ",") + outputText(rows[i]!);
+  return text + "]";
+};
+
+/**
+ * Turns a batch of rows into Ogmios blocks, in chain order, each as its JSON text (integers exact): the busy
+ * parts (transactions, their inputs and outputs) written directly, the rarer ones (certificates, governance,
+ * metadata) through `stringify` of their objects (exact for a pool registration's bigints). A block is written once, when its batch is read, and a
+ * nextBlock reply splices the text in (no object graph per block kept alive, nor walked again per reply).
+ */
+export const ogmiosBlockTexts = (batch: ChainBatch): Array<string> => {
   const txsOf = byKey(batch.transactions, (t) => t.blockId);
   const inputsOf = byTx(batch.inputs);
   const referencesOf = byTx(batch.references);
@@ -279,91 +348,118 @@ export const toOgmiosBlocks = (batch: ChainBatch): Array<unknown> => {
   const proposalsOf = byTx(batch.proposals);
   const pools = new Map(batch.pools.map((p) => [p.updateId, p]));
 
+  /** One transaction's JSON, its keys in Ogmios' order, each only when present. */
   const transaction = (t: ChainTxRow) => {
     const valid = t.validContract;
     const outputs = outputsOf(t.id);
-    const collateralReturn = valid
-      ? returnsOf(t.id).filter((r) => r.assetsText === "fromList []").map((r) => ({
-        address: r.address,
-        value: ada(r.value),
-        ...(r.dataHash ? { datumHash: r.dataHash } : {}),
-      }))[0]
-      : outputs.map(toOutput)[0];
+    let text = `{"id":"${t.hash}","spends":"${valid ? "inputs" : "collaterals"}","inputs":${
+      valid ? referenceSetText(inputsOf(t.id)) : "[]"
+    }`;
+    const references = referencesOf(t.id);
+    if (references.length > 0) text += `,"references":${referenceSetText(references)}`;
+    const collaterals = valid ? collateralsOf(t.id) : inputsOf(t.id);
+    if (collaterals.length > 0) text += `,"collaterals":${referenceSetText(collaterals)}`;
+    if (valid) {
+      const r = returnsOf(t.id).find((r) => r.assetsText === "fromList []");
+      if (r) {
+        text += `,"collateralReturn":${
+          json({
+            address: r.address,
+            value: ada(r.value),
+            ...(r.dataHash ? { datumHash: r.dataHash } : {}),
+          })
+        }`;
+      }
+    } else if (outputs.length > 0) text += `,"collateralReturn":${outputText(outputs[0]!)}`;
+    text += `,"outputs":${valid ? outputsText(outputs) : "[]"}`;
     const certRows = certificatesOf(t.id);
-    const certificates: Array<unknown> = [];
-    for (let i = 0; i < certRows.length;) {
-      let j = i;
-      while (j < certRows.length && certRows[j]!.certIndex === certRows[i]!.certIndex) j++;
-      certificates.push(...certificatesAt(certRows.slice(i, j), pools));
-      i = j;
+    if (certRows.length > 0) {
+      const certificates: Array<unknown> = [];
+      for (let i = 0; i < certRows.length;) {
+        let j = i;
+        while (j < certRows.length && certRows[j]!.certIndex === certRows[i]!.certIndex) j++;
+        certificates.push(...certificatesAt(certRows.slice(i, j), pools));
+        i = j;
+      }
+      if (certificates.length > 0) text += `,"certificates":${json(certificates)}`;
     }
     const withdrawals = withdrawalsOf(t.id);
-    const mint: Record<string, Record<string, unknown>> = {};
-    for (const m of mintsOf(t.id)) (mint[m.policy] ??= {})[m.name] = int(m.quantity);
-    const labels = metadataOf(t.id);
-    const donation = t.treasuryDonation;
-    // assigned in Ogmios' key order, each only when present (cheaper than spreading a literal per field)
-    const out: Record<string, unknown> = {
-      id: t.hash,
-      spends: valid ? "inputs" : "collaterals",
-      inputs: valid ? referenceSet(inputsOf(t.id)) : [],
-    };
-    const references = referencesOf(t.id);
-    if (references.length > 0) out.references = referenceSet(references);
-    const collaterals = valid ? collateralsOf(t.id) : inputsOf(t.id);
-    if (collaterals.length > 0) out.collaterals = referenceSet(collaterals);
-    if (collateralReturn) out.collateralReturn = collateralReturn;
-    out.outputs = valid ? outputs.map(toOutput) : [];
-    if (certificates.length > 0) out.certificates = certificates;
     if (withdrawals.length > 0) {
-      out.withdrawals = Object.fromEntries(withdrawals.map((w) => [w.stakeAddress, ada(w.amount)]));
+      text += `,"withdrawals":${
+        json(Object.fromEntries(withdrawals.map((w) => [w.stakeAddress, ada(w.amount)])))
+      }`;
     }
-    out.fee = ada(t.fee);
-    const validityInterval: Record<string, unknown> = {};
-    if (t.invalidBefore !== null) validityInterval.invalidBefore = int(t.invalidBefore);
-    if (t.invalidHereafter !== null) validityInterval.invalidAfter = int(t.invalidHereafter);
-    out.validityInterval = validityInterval;
-    if (Object.keys(mint).length > 0) out.mint = mint;
+    text += `,"fee":{"ada":{"lovelace":${t.fee}}},"validityInterval":{`;
+    if (t.invalidBefore !== null) {
+      text += `"invalidBefore":${t.invalidBefore}${t.invalidHereafter !== null ? "," : ""}`;
+    }
+    if (t.invalidHereafter !== null) text += `"invalidAfter":${t.invalidHereafter}`;
+    text += "}";
+    const mints = mintsOf(t.id);
+    if (mints.length > 0) {
+      const mint: Record<string, Record<string, unknown>> = {};
+      for (const m of mints) (mint[m.policy] ??= {})[m.name] = int(m.quantity);
+      text += `,"mint":${json(mint)}`;
+    }
     const signers = signersOf(t.id);
-    if (signers.length > 0) out.requiredExtraSignatories = signers.map((s) => s.hash);
-    const proposals = proposalsOf(t.id).flatMap(toProposal);
-    if (proposals.length > 0) out.proposals = proposals;
-    const votes = votesOf(t.id);
-    if (votes.length > 0) out.votes = votes.map(toVote);
-    if (donation !== "0" && BigInt(donation) > 0n) out.treasury = { donation: ada(donation) };
-    if (labels.length > 0) {
-      out.metadata = {
-        hash: metadataHash(labels),
-        labels: Object.fromEntries(
-          labels.map((l) => [l.label, { cbor: l.cbor, ...(l.json === null ? {} : { json: l.json }) }]),
-        ),
-      };
+    if (signers.length > 0) {
+      text += `,"requiredExtraSignatories":${json(signers.map((s) => s.hash))}`;
     }
-    out.signatories = [];
+    const proposalRows = proposalsOf(t.id);
+    if (proposalRows.length > 0) {
+      const proposals = proposalRows.flatMap(toProposal);
+      if (proposals.length > 0) text += `,"proposals":${json(proposals)}`;
+    }
+    const votes = votesOf(t.id);
+    if (votes.length > 0) text += `,"votes":${json(votes.map(toVote))}`;
+    const donation = t.treasuryDonation;
+    if (donation !== "0" && BigInt(donation) > 0n) {
+      text += `,"treasury":{"donation":{"ada":{"lovelace":${donation}}}}`;
+    }
+    const labels = metadataOf(t.id);
+    if (labels.length > 0) {
+      text += `,"metadata":${
+        json({
+          hash: metadataHash(labels),
+          labels: Object.fromEntries(
+            labels.map((l) => [l.label, { cbor: l.cbor, ...(l.json === null ? {} : { json: l.json }) }]),
+          ),
+        })
+      }`;
+    }
+    text += `,"signatories":[]`;
     const redeemers = redeemersOf(t.id);
     if (redeemers.length > 0) {
-      out.redeemers = redeemers.map((r) => ({
-        validator: { purpose: purposes[r.purpose] ?? r.purpose, index: r.index },
-        redeemer: r.data,
-        executionUnits: { memory: int(r.memory), cpu: int(r.cpu) },
-      }));
+      text += `,"redeemers":${
+        json(redeemers.map((r) => ({
+          validator: { purpose: purposes[r.purpose] ?? r.purpose, index: r.index },
+          redeemer: r.data,
+          executionUnits: { memory: int(r.memory), cpu: int(r.cpu) },
+        })))
+      }`;
     }
-    return out;
+    return text + "}";
   };
 
+  /** The block's transactions as a JSON array: joined once, one flat string rather than a chain of pieces. */
+  const transactionsText = (b: ChainBlockRow) => `[${txsOf(b.id).map(transaction).join(",")}]`;
+
+  /** The header's JSON with the transactions as its last key (JSON.stringify writes keys in insertion order). */
+  const withTransactions = (header: unknown, b: ChainBlockRow) =>
+    `${json(header).slice(0, -1)},"transactions":${transactionsText(b)}}`;
+
   const block = (b: ChainBlockRow) => {
-    const transactions = txsOf(b.id).map(transaction);
     if (b.protoMajor < 2) {
       if (b.height === null || b.slot === null) {
-        return {
+        return json({
           type: "ebb",
           era: "byron",
           id: b.hash,
           ancestor: b.ancestor ?? zeros(64),
           height: b.height ?? 0,
-        };
+        });
       }
-      return {
+      return withTransactions({
         type: "bft",
         era: "byron",
         id: b.hash,
@@ -378,10 +474,9 @@ export const toOgmiosBlocks = (batch: ChainBatch): Array<unknown> => {
         },
         issuer: { verificationKey: zeros(128) },
         delegate: { verificationKey: zeros(128) },
-        transactions,
-      };
+      }, b);
     }
-    return {
+    return withTransactions({
       type: "praos",
       era: eraOf(b.protoMajor),
       id: b.hash,
@@ -399,8 +494,7 @@ export const toOgmiosBlocks = (batch: ChainBatch): Array<unknown> => {
         },
         leaderValue: {},
       },
-      transactions,
-    };
+    }, b);
   };
 
   return batch.blocks.map(block);

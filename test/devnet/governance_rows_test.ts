@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import * as CML from "@dcspark/cardano-multiplatform-lib-nodejs";
 import { Effect, Either } from "effect";
 import { chainBatch } from "@src/queries/chain_blocks.ts";
-import { toOgmiosBlocks } from "@src/jsonrpc/ogmios_block.ts";
+import { ogmiosBlockTexts } from "@src/jsonrpc/ogmios_block.ts";
 import { buildTx, fundKey, openDevnet, submit, walletUtxos } from "../support/devnet_tx.ts";
 import { assertMatchesOgmiosSchema } from "../support/ogmios_schema.ts";
 import {
@@ -186,7 +186,9 @@ Deno.test("devnet governance transactions as db-sync rows", async (t) => {
       const [row] = await query<{ block: string }>(`
         select (t.block_id - 1)::text as block from tx t where t.hash = decode('${proposalTx}', 'hex')`);
       const batch = await Effect.runPromise(chainBatch(f.chain.sql, row!.block, 1, "enable"));
-      const [block] = toOgmiosBlocks(batch) as Array<{ transactions: Array<Record<string, unknown>> }>;
+      const [block] = ogmiosBlockTexts(batch).map((text) => JSON.parse(text)) as Array<
+        { transactions: Array<Record<string, unknown>> }
+      >;
       const [registration, proposing, voting] = block!.transactions;
       await assertMatchesOgmiosSchema("cardano.json#/definitions/Block", plainJson(block));
       assert.deepEqual(plainJson(registration!.certificates), [

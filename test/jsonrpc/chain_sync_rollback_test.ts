@@ -9,6 +9,7 @@ import { Effect, Exit, Fiber, Layer, ManagedRuntime } from "effect";
 import { ChainDatabases } from "@layers/chain_db.ts";
 import { ChainTips, ChainTipsLive } from "@layers/chain_tips.ts";
 import { detectDbSync } from "@src/dbsync/detect.ts";
+import { JsonText } from "@src/domain/json.ts";
 import { type ChainSyncServices, makeChainSync } from "@src/jsonrpc/chain_sync.ts";
 import { createTestChain } from "../support/demo_chain.ts";
 
@@ -36,7 +37,9 @@ Deno.test({
     };
     const databases = Layer.succeed(ChainDatabases, { get: () => database, all: [database] });
     const runtime = ManagedRuntime.make(Layer.provideMerge(ChainTipsLive, databases));
-    const run = <A, E>(e: Effect.Effect<A, E, ChainSyncServices>) => runtime.runPromise(e);
+    /** A result as a client reads it (a forward step comes as its JSON text). */
+    const plain = (result: unknown) => (result instanceof JsonText ? JSON.parse(result.text) : result);
+    const run = <A, E>(e: Effect.Effect<A, E, ChainSyncServices>) => runtime.runPromise(e).then(plain);
     const q = <A extends object>(text: string, ...params: Array<unknown>) =>
       Effect.runPromise(chain.sql.unsafe<A>(text, params));
     const newest = (n: number) =>
@@ -65,7 +68,7 @@ Deno.test({
         await new Promise((r) => setTimeout(r, 300));
         assert.equal(waiting.unsafePoll(), null, "waits at the tip");
         await rollBack(keep);
-        const back = await runtime.runPromise(Fiber.join(waiting)) as {
+        const back = plain(await runtime.runPromise(Fiber.join(waiting))) as {
           direction: string;
           point: unknown;
           tip: unknown;
@@ -88,7 +91,7 @@ Deno.test({
           keep.id,
           tip.id,
         );
-        const forward = await runtime.runPromise(Fiber.join(next)) as {
+        const forward = plain(await runtime.runPromise(Fiber.join(next))) as {
           direction: string;
           block: { id: string; ancestor: string; height: number; transactions: Array<unknown> };
           tip: { id: string; height: number };

@@ -1,10 +1,10 @@
 /**
- * Chain sync's block JSON (src/jsonrpc/ogmios_block.ts) from rows: amounts are kept as PostgreSQL's text and
+ * Chain sync's block JSON (src/jsonrpc/ogmios_block.ts, written as text) from rows: amounts are kept as PostgreSQL's text and
  * written as exact JSON numbers, and outputs come out as the UTxO query's (methods/utxo.ts toOgmiosOutput) do.
  */
 import assert from "node:assert/strict";
 import { parseExact, stringifyExact } from "@src/domain/json.ts";
-import { toOgmiosBlocks } from "@src/jsonrpc/ogmios_block.ts";
+import { ogmiosBlockTexts } from "@src/jsonrpc/ogmios_block.ts";
 import { toOgmiosOutput } from "@src/jsonrpc/methods/utxo.ts";
 import { type ChainBatch, emptyChainBatch, type OutputRow } from "@src/queries/chain_blocks.ts";
 
@@ -90,7 +90,7 @@ const batch: ChainBatch = {
 const wire = (value: unknown) => parseExact(stringifyExact(value));
 
 Deno.test("chain sync block JSON: outputs as the UTxO query writes them, every amount exact", () => {
-  const [block] = wire(toOgmiosBlocks(batch)) as Array<Record<string, unknown>>;
+  const [block] = ogmiosBlockTexts(batch).map((text) => parseExact(text)) as Array<Record<string, unknown>>;
   const [valid, failed] = block!.transactions as Array<Record<string, unknown>>;
   const expected = (rows: Array<OutputRow>) => rows.map((r) => wire(toOgmiosOutput(r)));
   assert.deepEqual(valid!.outputs, expected(outputs.slice(0, 7)));
