@@ -25,10 +25,17 @@ export class PriorityLock {
         return;
       }
       const queue = background ? this.background : this.urgent;
-      const grant = () => resume(Effect.void);
+      let granted = false;
+      const grant = () => {
+        granted = true;
+        resume(Effect.void);
+      };
       queue.add(grant);
+      // interrupted while waiting: leave the queue; interrupted after being handed the lock but before running
+      // on with it: hand it on, or nobody would ever release it
       return Effect.sync(() => {
-        queue.delete(grant);
+        if (granted) this.release();
+        else queue.delete(grant);
       });
     });
   }
