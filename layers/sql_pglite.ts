@@ -1,7 +1,8 @@
 /**
  * A `SqlClient` over embedded PGlite (PostgreSQL in wasm, one session per database), with the value contract of
- * `sql_types.ts`, so callers cannot tell it from `sql_pg.ts`. PGlite has a single session: a semaphore serialises
- * statements, and a transaction holds it from BEGIN to COMMIT so nothing interleaves.
+ * `sql_types.ts`, so callers cannot tell it from `sql_pg.ts`. PGlite has a single session: a lock serialises
+ * statements, and a transaction holds it from BEGIN to COMMIT so nothing interleaves. Statements marked as
+ * background work (`statement_priority.ts`) wait behind the others, within a bound (`priority_lock.ts`).
  *
  * The service runs each database in a worker of its own (`makePgliteWorkerSqlClient`, see `pglite_session.ts`):
  * the thread serving HTTP never runs a statement, and one over its `statement_timeout` is cancelled. Tools and
@@ -14,10 +15,12 @@ import type { Connection } from "@effect/sql/SqlConnection";
 import { SqlError } from "@effect/sql/SqlError";
 import { PgClient } from "@effect/sql-pg";
 import type { Reactivity } from "@effect/experimental/Reactivity";
-import { Effect, type Scope, Stream } from "effect";
+import { Effect, FiberRef, type Scope, Stream } from "effect";
 import { openPglite } from "./pglite_open.ts";
 import { PgliteSession, type PgliteSessionOptions } from "./pglite_session.ts";
 import { AcquireTimer, registerPoolUse } from "./pool_use.ts";
+import { PriorityLock } from "./priority_lock.ts";
+import { backgroundStatements } from "./statement_priority.ts";
 
 // tools and tests open their PGlite here too
 export { openPglite, type PgliteOpenOptions } from "./pglite_open.ts";
@@ -43,12 +46,15 @@ interface Statements {
 
 const isRollback = /^\s*rollback\b/i;
 
+/** Urgent statements served while a background one waits, before it goes: a background batch still advances. */
+const urgentInARow = 4;
+
 const toSqlError = (cause: unknown) =>
   new SqlError({ cause, message: cause instanceof Error ? cause.message : String(cause) });
 
 const makeClient = (statements: Statements): Effect.Effect<SqlClient, SqlError, Reactivity> =>
   Effect.gen(function* () {
-    const lock = yield* Effect.makeSemaphore(1);
+    const lock = new PriorityLock(urgentInARow);
     // the session's queue, for the metrics (pool_use.ts)
     const timer = new AcquireTimer();
     let held = 0;
@@ -94,12 +100,15 @@ const makeClient = (statements: Statements): Effect.Effect<SqlClient, SqlError, 
       Effect.suspend(() => {
         const startedAt = timer.started();
         return Effect.zipRight(
-          restore(lock.take(1)).pipe(Effect.onInterrupt(() => Effect.sync(() => timer.gaveUp()))),
+          restore(Effect.flatMap(FiberRef.get(backgroundStatements), (background) => lock.take(background)))
+            .pipe(
+              Effect.onInterrupt(() => Effect.sync(() => timer.gaveUp())),
+            ),
           Effect.zipRight(
             Effect.addFinalizer(() =>
-              Effect.suspend(() => {
+              Effect.sync(() => {
                 held--;
-                return lock.release(1);
+                lock.release();
               })
             ),
             Effect.sync(() => {

@@ -14,6 +14,7 @@
 import { Context, Effect, Fiber, Schema } from "effect";
 import { ChainDatabases } from "@layers/chain_db.ts";
 import { ChainTips } from "@layers/chain_tips.ts";
+import { inBackground } from "@layers/statement_priority.ts";
 import type { Network } from "@schemas/network.ts";
 import { isHash32 } from "@src/domain/cardano_ids.ts";
 import { JsonText, stringifyExact as stringify } from "@src/domain/json.ts";
@@ -40,8 +41,13 @@ export const maxBatch = 100;
  * A batch read ahead while the one before is served: larger, so a long sync runs its ~20 statements once per
  * hundreds of blocks; bounded in transactions to bound a session's memory (two read ahead: a few MB each).
  */
-const aheadBlocks = 1000;
-const aheadTransactions = 4000;
+const aheadLimits = { blocks: 1000, transactions: 4000 };
+
+/**
+ * The embedded database's read-ahead: smaller, because its single session runs one statement at a time and an
+ * interactive request's statement waits for the running one, whose time grows with the batch.
+ */
+const embeddedAhead = { blocks: 100, transactions: 400 };
 
 type Point = { readonly slot: number; readonly id: string } | "origin";
 
@@ -97,6 +103,8 @@ export interface ChainSyncSession {
    * give it without a fiber; undefined means "run nextBlock".
    */
   readonly nextBlockNow: (services: Context.Context<ChainTips>) => unknown;
+  /** Stops the batches being read ahead (the connection closed: nobody will be served them). */
+  readonly close: Effect.Effect<void>;
 }
 
 export const makeChainSync = (network: Network): ChainSyncSession => {
@@ -178,13 +186,18 @@ export const makeChainSync = (network: Network): ChainSyncSession => {
       return { blocks: prefetched, tip, seen, alive };
     });
 
+  /** The next batch read ahead, after block id `after`, sized for the database. */
+  const fetchAhead = (after: string) =>
+    Effect.flatMap(services, ({ db }) => {
+      const limits = db.backend === "pglite" ? embeddedAhead : aheadLimits;
+      return fetchAfter(after, limits.blocks, limits.transactions);
+    });
+
   /** The batch after the one `before` reads; undefined when that one ends nowhere (at the tip, rolled back). */
   const readBeyond = (before: Fiber.RuntimeFiber<Fetched | undefined, JsonRpcFailure>) =>
     Effect.flatMap(Fiber.join(before), (f) => {
       const last = f?.alive ? f.blocks[f.blocks.length - 1] : undefined;
-      return last
-        ? fetchAfter(last.point.id, aheadBlocks, aheadTransactions)
-        : Effect.succeed<Fetched | undefined>(undefined);
+      return last ? fetchAhead(last.point.id) : Effect.succeed<Fetched | undefined>(undefined);
     });
 
   /** The forward result as JSON text around the block's (the tip is the one part known only now). */
@@ -235,11 +248,12 @@ export const makeChainSync = (network: Network): ChainSyncSession => {
         buffer = [...fetched.blocks];
         // read the next two batches while this one is served (daemons: they outlive this request); the second
         // starts when the first is read, so one batch's statements run while the other's rows are being built
+        // as background work: on the embedded database's single session, interactive statements go first
         readAhead = after ??
-          (yield* Effect.forkDaemon(fetchAfter(last.point.id, aheadBlocks, aheadTransactions)));
-        readAfter = yield* Effect.forkDaemon(readBeyond(readAhead));
+          (yield* Effect.forkDaemon(inBackground(fetchAhead(last.point.id))));
+        readAfter = yield* Effect.forkDaemon(inBackground(readBeyond(readAhead)));
       }
     });
 
-  return { findIntersection, nextBlock, nextBlockNow };
+  return { findIntersection, nextBlock, nextBlockNow, close: stopReading };
 };

@@ -107,6 +107,8 @@ export const ogmiosWebSocket = (ctx: WebSocketContext): Response => {
     openSockets.delete(socket);
     unwatch();
     Deferred.unsafeDone(closed, Exit.succeed(undefined));
+    // a read-ahead left running would hold the embedded database's single session for blocks nobody reads
+    void ctx.run(session.close);
   }, { once: true });
 
   const send = (reply: Reply) => {
