@@ -7,11 +7,23 @@
 import assert from "node:assert/strict";
 import * as Reactivity from "@effect/experimental/Reactivity";
 import { Deferred, Effect, Fiber } from "effect";
+import type { SqlClient } from "@effect/sql/SqlClient";
 import { makePgliteSqlClient } from "@layers/sql_pglite.ts";
 import { inBackground } from "@layers/statement_priority.ts";
 
 const run = <A>(body: Effect.Effect<A, unknown, import("effect").Scope.Scope | Reactivity.Reactivity>) =>
   Effect.runPromise(body.pipe(Effect.scoped, Effect.provide(Reactivity.layer)));
+
+/** A transaction holding the session until `release` is called; the statements asked meanwhile queue. */
+const holdSession = (sql: SqlClient) =>
+  Effect.gen(function* () {
+    const released = yield* Deferred.make<void>();
+    const holding = yield* Effect.fork(
+      sql.withTransaction(Effect.zipRight(sql`select 1`, Deferred.await(released))),
+    );
+    yield* Effect.sleep("20 millis");
+    return Effect.zipRight(Deferred.succeed(released, undefined), Fiber.join(holding));
+  });
 
 Deno.test("embedded session: interactive statements go before background ones queued earlier, within a bound", () =>
   run(Effect.gen(function* () {
@@ -19,12 +31,7 @@ Deno.test("embedded session: interactive statements go before background ones qu
     const order: Array<string> = [];
     const statement = (name: string) =>
       Effect.tap(sql`select ${name} as name`, () => Effect.sync(() => order.push(name)));
-    const release = yield* Deferred.make<void>();
-    const holding = yield* Effect.fork(sql.withTransaction(Effect.zipRight(
-      sql`select 1`,
-      Deferred.await(release),
-    )));
-    yield* Effect.sleep("20 millis");
+    const release = yield* holdSession(sql);
     const fibers: Array<Fiber.RuntimeFiber<unknown, unknown>> = [];
     for (const name of ["b1", "b2", "b3"]) {
       fibers.push(yield* Effect.fork(inBackground(statement(name))));
@@ -34,8 +41,7 @@ Deno.test("embedded session: interactive statements go before background ones qu
       fibers.push(yield* Effect.fork(statement(name)));
       yield* Effect.sleep("2 millis");
     }
-    yield* Deferred.succeed(release, undefined);
-    yield* Fiber.join(holding);
+    yield* release;
     yield* Fiber.joinAll(fibers);
     assert.deepEqual(order, ["u1", "u2", "u3", "u4", "b1", "u5", "u6", "b2", "b3"]);
   })));
@@ -43,17 +49,12 @@ Deno.test("embedded session: interactive statements go before background ones qu
 Deno.test("embedded session: a background statement waiting alone goes at once, and an interrupted waiter leaves", () =>
   run(Effect.gen(function* () {
     const { sql } = yield* makePgliteSqlClient({});
-    const release = yield* Deferred.make<void>();
-    const holding = yield* Effect.fork(
-      sql.withTransaction(Effect.zipRight(sql`select 1`, Deferred.await(release))),
-    );
-    yield* Effect.sleep("20 millis");
+    const release = yield* holdSession(sql);
     const gone = yield* Effect.fork(sql`select 'gone' as name`);
     const background = yield* Effect.fork(inBackground(sql<{ name: string }>`select 'background' as name`));
     yield* Effect.sleep("5 millis");
     yield* Fiber.interrupt(gone);
-    yield* Deferred.succeed(release, undefined);
-    yield* Fiber.join(holding);
+    yield* release;
     assert.deepEqual(yield* Fiber.join(background), [{ name: "background" }]);
     assert.deepEqual(yield* sql<{ one: number }>`select 1 as one`, [{ one: 1 }]);
   })));
@@ -61,16 +62,11 @@ Deno.test("embedded session: a background statement waiting alone goes at once, 
 Deno.test("embedded session: a waiter interrupted just as it is handed the session passes it on", () =>
   run(Effect.gen(function* () {
     const { sql } = yield* makePgliteSqlClient({});
-    const release = yield* Deferred.make<void>();
-    const holding = yield* Effect.fork(
-      sql.withTransaction(Effect.zipRight(sql`select 1`, Deferred.await(release))),
-    );
-    yield* Effect.sleep("20 millis");
+    const release = yield* holdSession(sql);
     const background = yield* Effect.fork(inBackground(sql`select 'read ahead' as name`));
     yield* Effect.sleep("5 millis");
     // the transaction ends and the background waiter is handed the session; it is interrupted before it runs on
-    yield* Deferred.succeed(release, undefined);
-    yield* Fiber.join(holding);
+    yield* release;
     yield* Fiber.interrupt(background);
     assert.deepEqual(yield* sql<{ one: number }>`select 1 as one`.pipe(Effect.timeout("10 seconds")), [{
       one: 1,
