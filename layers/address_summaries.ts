@@ -164,9 +164,14 @@ export const makeAddressSummariesLive = (heavyOutputs = 20_000): Layer.Layer<
           select summary, summary_tip as tip,
             (extract(epoch from now() - full_at) * 1000)::float8 as "fullAgeMillis"
           from cds.heavy_address where ${where}`.pipe(Effect.map((rows) => rows[0]));
+        // taken only while no current summary is stored: between this instance's read of the row and its take,
+        // the holder may have stored one and released the lease
+        const notCurrent = tip === undefined
+          ? sql`true`
+          : sql`not (summary_tip = ${tip} and summary is not null and summary <> 'null'::jsonb)`;
         const take =
           sql`update cds.heavy_address set lease_until = now() + ${`${leaseSeconds} seconds`}::interval
-          where ${where} and (lease_until is null or lease_until < now()) returning 1`.pipe(
+          where ${where} and (lease_until is null or lease_until < now()) and ${notCurrent} returning 1`.pipe(
             Effect.map((rows) => rows.length > 0),
           );
         const store = (summary: AddressSummary | undefined, fullAt: boolean) =>
