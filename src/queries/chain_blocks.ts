@@ -23,6 +23,7 @@ import type { SqlClient } from "@effect/sql/SqlClient";
 import type { SqlError } from "@effect/sql/SqlError";
 import { Effect } from "effect";
 import type { SpentTracking } from "@src/dbsync/detect.ts";
+import { decimalLess } from "@src/domain/decimal_ids.ts";
 import type { StakePoolRow } from "./stake_pools.ts";
 import type { UtxoRow } from "./utxo.ts";
 
@@ -277,9 +278,6 @@ interface TokenRow {
   readonly quantity: string;
 }
 
-/** a < b for two non-negative decimal integers (ids as text): no BigInt per row, which cost more than the read. */
-const decimalLess = (a: string, b: string) => a.length < b.length || (a.length === b.length && a < b);
-
 /** The outputs, then their tokens in one index range: tx_out ids, like tx ids, follow the chain. */
 const outputs = (sql: SqlClient, lo: string, hi: string) =>
   Effect.gen(function* () {
@@ -296,25 +294,44 @@ const outputs = (sql: SqlClient, lo: string, hi: string) =>
     if (rows.length === 0) return [];
     let first = rows[0]!.outputId;
     let last = first;
+    // tx_out ids follow (tx_id, index) as db-sync writes them: then the tokens, in output id order too, are
+    // handed out in one merge rather than looked up per output (a Map lookup per output cost a tenth of chain
+    // sync's CPU)
+    let ascending = true;
     for (const r of rows) {
       if (decimalLess(r.outputId, first)) first = r.outputId;
       if (decimalLess(last, r.outputId)) last = r.outputId;
+      else if (r.outputId !== last) ascending = false;
     }
     const tokens = yield* sql<TokenRow>`
       select mo.tx_out_id::text as "outputId", encode(m.policy, 'hex') as policy, encode(m.name, 'hex') as name,
              mo.quantity::text as quantity
       from ma_tx_out mo join multi_asset m on m.id = mo.ident
       where mo.tx_out_id between ${first} and ${last}
-      order by mo.id`;
-    const byOutput = new Map<string, Array<{ policy: string; name: string; quantity: string }>>();
-    for (const t of tokens) {
-      const list = byOutput.get(t.outputId);
-      const token = { policy: t.policy, name: t.name, quantity: t.quantity };
-      if (list) list.push(token);
-      else byOutput.set(t.outputId, [token]);
+      order by mo.tx_out_id, mo.id`;
+    const withAssets = rows as Array<OutputWithId & { assets?: OutputRow["assets"] }>;
+    if (ascending) {
+      let j = 0;
+      for (const r of withAssets) {
+        while (j < tokens.length && decimalLess(tokens[j]!.outputId, r.outputId)) j++;
+        let assets: Array<{ policy: string; name: string; quantity: string }> | null = null;
+        for (; j < tokens.length && tokens[j]!.outputId === r.outputId; j++) {
+          const t = tokens[j]!;
+          (assets ??= []).push({ policy: t.policy, name: t.name, quantity: t.quantity });
+        }
+        // the rows take their tokens in place (a copy of each row, with rest and spread, cost more than the read)
+        r.assets = assets;
+      }
+    } else {
+      const byOutput = new Map<string, Array<{ policy: string; name: string; quantity: string }>>();
+      for (const t of tokens) {
+        const list = byOutput.get(t.outputId);
+        const token = { policy: t.policy, name: t.name, quantity: t.quantity };
+        if (list) list.push(token);
+        else byOutput.set(t.outputId, [token]);
+      }
+      for (const r of withAssets) r.assets = byOutput.get(r.outputId) ?? null;
     }
-    // the rows take their tokens in place (a copy of each row, with rest and spread, cost more than the read)
-    for (const r of rows) (r as { assets?: OutputRow["assets"] }).assets = byOutput.get(r.outputId) ?? null;
     return rows as ReadonlyArray<OutputWithId & Pick<OutputRow, "assets">>;
   });
 
