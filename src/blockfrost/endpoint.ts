@@ -12,6 +12,8 @@ import { blockfrostBases } from "@schemas/blockfrost/api.ts";
 import type { Network } from "@schemas/network.ts";
 import { endpointCodec, type PathOf, type QueryOf, type SuccessOf } from "@src/http/endpoint_codec.ts";
 import type { AppServices, Route, RouteContext } from "@src/http/route.ts";
+import { answerEncoded } from "@src/http/conditional_json.ts";
+import { keptAnswer, type PerTip } from "@src/http/kept_answer.ts";
 import {
   blockfrostError,
   type BlockfrostFailure,
@@ -32,6 +34,8 @@ export interface BlockfrostOptions<A, P, Q> {
   readonly spend?: Spend;
   /** The answer's cache headers (and others), from its value. */
   readonly headers?: (value: A, input: BlockfrostInput<P, Q>) => Record<string, string>;
+  /** Answers kept encoded at the reported tip (src/http/kept_answer.ts), for answers that follow from it. */
+  readonly perTip?: PerTip<A, { readonly path: P; readonly query: Q }>;
 }
 
 /** Each network's absolute path of a path relative to its base (the root `/` is the base itself, either way). */
@@ -72,9 +76,16 @@ export const serveBlockfrost = <X extends HttpApiEndpoint.HttpApiEndpoint.Any>(
         return Either.right({
           network,
           run: (ctx) => {
+            const kept = options.perTip && keptAnswer(options.perTip, network, decoded.right, ctx);
+            if (kept && kept.answer) return answerEncoded(ctx.request, kept.answer);
             const input = { ...decoded.right, network, ctx };
-            return codec.answer(ctx.request, program(input), (value) =>
-              headers(value, input), toBlockfrostResponse);
+            return codec.answer(
+              ctx.request,
+              program(input),
+              (value) => headers(value, input),
+              toBlockfrostResponse,
+              kept ? kept.keep : undefined,
+            );
           },
         });
       },

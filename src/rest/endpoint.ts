@@ -5,9 +5,7 @@
  * encoded with the endpoint's success Schema. The same declarations produce /openapi.json, so the document cannot drift.
  */
 import type { HttpApiEndpoint } from "@effect/platform";
-import { Context, type Effect, Either } from "effect";
-import { ChainTips } from "@layers/chain_tips.ts";
-import { stringify } from "@src/domain/json.ts";
+import { type Effect, Either } from "effect";
 import type { InvalidParameter } from "@src/domain/errors.ts";
 import {
   type Decoded,
@@ -17,10 +15,8 @@ import {
   type SuccessOf,
 } from "@src/http/endpoint_codec.ts";
 import type { AppServices, Route, RouteContext } from "@src/http/route.ts";
-import { answerEncoded, type EncodedJson } from "@src/http/conditional_json.ts";
-import type { TipAnswers } from "@src/http/tip_answers.ts";
-import type { PointRow } from "@src/queries/chain_blocks.ts";
-import { chainDown } from "@src/programs/chain_down.ts";
+import { answerEncoded } from "@src/http/conditional_json.ts";
+import { keptAnswer, type PerTip as KeptPerTip } from "@src/http/kept_answer.ts";
 import type { Family } from "@layers/usage.ts";
 import type { Spend } from "@layers/rate_limiter.ts";
 import type { Network } from "@schemas/network.ts";
@@ -44,46 +40,8 @@ export interface EndpointAccess<P, Q> {
   readonly network?: (decoded: Decoded<P, Q>) => Either.Either<Network, InvalidParameter>;
 }
 
-/**
- * An endpoint whose answer follows from the chain as of the reported tip: its answers are kept encoded there
- * (tip_answers.ts). `at` says whether a value was computed at `tip` itself: one read from a database behind
- * or ahead of the tip the service reports (a replica, an instance catching up with the cluster's shared tip, a
- * block the poll has not read yet) is answered but not kept, so a kept answer is always the reported tip's.
- */
-export interface PerTip<A, P = unknown, Q = unknown> {
-  readonly answers: TipAnswers;
-  readonly at: (value: A, tip: PointRow, decoded: Decoded<P, Q>) => boolean;
-}
-
-/**
- * The answer kept for these decoded parameters at the network's reported tip, and how to keep a new one. None is
- * served while the chain database is down as `/health` says it (a failed or stale tip poll): the program then
- * runs and answers as it can (503 when the database does not answer). A value is kept only if the tip has not
- * moved while it was computed and it was computed at that tip.
- */
-const keptAnswer = <A, P, Q>(
-  perTip: PerTip<A, P, Q>,
-  network: Network,
-  decoded: Decoded<P, Q>,
-  ctx: RouteContext,
-) => {
-  if (chainDown(ctx.services, network) !== undefined) return undefined;
-  const tips = Context.get(ctx.services, ChainTips).get(network);
-  const tip = tips.current();
-  if (tip === undefined) return undefined;
-  const key = stringify(decoded);
-  return {
-    answer: perTip.answers.get(network, tip.hash, key, Date.now()),
-    keep: (answer: EncodedJson, value: A) => {
-      if (
-        tips.current()?.hash === tip.hash && perTip.at(value, tip, decoded) &&
-        chainDown(ctx.services, network) === undefined
-      ) {
-        perTip.answers.set(network, tip.hash, key, answer, Date.now());
-      }
-    },
-  };
-};
+/** An endpoint whose answer follows from the chain as of the reported tip: its answers are kept encoded there. */
+export type PerTip<A, P = unknown, Q = unknown> = KeptPerTip<A, Decoded<P, Q>>;
 
 export const serve = <X extends HttpApiEndpoint.HttpApiEndpoint.Any>(
   endpoint: X,

@@ -9,6 +9,7 @@ import * as api from "@schemas/api.ts";
 import type { Network } from "@schemas/network.ts";
 import { stakeAddressNetwork } from "@src/domain/cardano_ids.ts";
 import type { Route } from "@src/http/route.ts";
+import { keptWithTheValue } from "@src/http/kept_answer.ts";
 import { makeTipAnswers } from "@src/http/tip_answers.ts";
 import * as explorer from "@src/programs/explorer.ts";
 import * as explorerAddress from "@src/programs/explorer_address.ts";
@@ -36,13 +37,6 @@ const explorerAccess = <P extends { readonly network: Network }, Q>(): EndpointA
   spend: "request",
   network: ({ path }) => Either.right(path.network),
 });
-
-/**
- * For programs whose whole value is cached under the reported tip (src/programs/at_tip.ts): the encoded answer is
- * kept under that same tip, so it is never staler than the value it encodes, and a repeated request skips the
- * program, its Schema pass and the JSON encoding (figures cached apart from the tip, per epoch, age out in 5 s).
- */
-const keptWithTheValue = () => ({ answers: makeTipAnswers(5_000), at: () => true });
 
 export const restRoutes: ReadonlyArray<Route> = [
   // keyed answers: the router turns `public` into `private` (access_http.ts keyedCaching says why)
@@ -84,6 +78,8 @@ export const restRoutes: ReadonlyArray<Route> = [
     rest(queryNetwork),
     ({ query }) => protocolParametersFromNode(query.network),
     () => ({ "cache-control": "public, max-age=3600" }),
+    // cached for an hour, longer than an answer is kept: a repeated request skips the Schema passes of ~10 KB
+    keptWithTheValue(),
   ),
   serve(
     api.txStatus,

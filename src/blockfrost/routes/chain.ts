@@ -6,7 +6,9 @@ import { Effect, Option } from "effect";
 import * as chain from "@schemas/blockfrost/chain.ts";
 import { eraSummaries } from "@src/domain/era_summaries.ts";
 import { NotFoundError } from "@src/domain/errors.ts";
+import { keptWithTheValue } from "@src/http/kept_answer.ts";
 import type { Route } from "@src/http/route.ts";
+import { makeTipAnswers } from "@src/http/tip_answers.ts";
 import { chainBlock, chainBlockTransactions } from "@src/programs/chain_block.ts";
 import { latestEpoch } from "@src/programs/chain_epoch.ts";
 import { epochParameters } from "@src/programs/epoch_parameters.ts";
@@ -45,10 +47,13 @@ export const chainRoutes: ReadonlyArray<Route> = [
   ...serveBlockfrost(chain.healthClock, () => Effect.sync(() => ({ server_time: Date.now() })), {
     headers: noStore,
   }),
-  ...serveBlockfrost(chain.network, ({ network }) => Effect.map(networkSupply(network), toBfNetwork)),
+  ...serveBlockfrost(chain.network, ({ network }) => Effect.map(networkSupply(network), toBfNetwork), {
+    perTip: keptWithTheValue(),
+  }),
   ...serveBlockfrost(
     chain.networkEras,
     ({ network }) => Effect.map(networkEraHistory(network), (h) => toBfNetworkEras(eraSummaries(h))),
+    { perTip: keptWithTheValue() },
   ),
   ...serveBlockfrost(
     chain.genesis,
@@ -57,19 +62,27 @@ export const chainRoutes: ReadonlyArray<Route> = [
         Effect.map((start) => toBfGenesis(network, start)),
         Effect.catchTag("ChainIncomplete", (e) => Effect.fail(new NotFoundError({ message: e.message }))),
       ),
+    { perTip: keptWithTheValue() },
   ),
-  ...serveBlockfrost(chain.epochsLatest, ({ network }) => Effect.map(latestEpoch(network), toBfEpoch)),
+  ...serveBlockfrost(chain.epochsLatest, ({ network }) => Effect.map(latestEpoch(network), toBfEpoch), {
+    perTip: keptWithTheValue(),
+  }),
+  // what the providers ask before building each transaction: kept encoded (about 20 KB of cost models)
   ...serveBlockfrost(
     chain.epochsLatestParameters,
     ({ network }) => Effect.map(epochParameters(network, "latest"), toBfEpochParameters),
+    { perTip: keptWithTheValue() },
   ),
   ...serveBlockfrost(
     chain.epochParameters,
     ({ network, path }) => Effect.map(epochParameters(network, path.number), toBfEpochParameters),
+    { perTip: keptWithTheValue() },
   ),
   ...serveBlockfrost(
     chain.blocksLatest,
     ({ network }) => Effect.map(chainBlock(network, "latest"), (b) => toBfBlock(b.block, b.confirmations)),
+    // kept when the block read is the reported tip's
+    { perTip: { answers: makeTipAnswers(5_000), at: (b, tip) => b.height === tip.height } },
   ),
   ...serveBlockfrost(
     chain.blocksLatestTxs,
