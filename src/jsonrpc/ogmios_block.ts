@@ -197,7 +197,9 @@ const noRows: ReadonlyArray<never> = [];
  * (a map per kind and a lookup per transaction and kind cost a tenth of chain sync's CPU). Rows out of order, or
  * an id asked out of order, are served from a map instead.
  */
-const byKey = <A>(rows: ReadonlyArray<A>, key: (row: A) => string) => {
+const byKey = <A>(rows: ReadonlyArray<A>, key: (row: A) => string): (id: string) => ReadonlyArray<A> => {
+  // most kinds (votes, proposals, references, …) have no row in a batch: asked for every transaction all the same
+  if (rows.length === 0) return () => noRows;
   let ordered = true;
   for (let i = 1; i < rows.length && ordered; i++) ordered = !decimalLess(key(rows[i]!), key(rows[i - 1]!));
   let grouped: ((id: string) => ReadonlyArray<A>) | undefined = ordered ? undefined : groupedByKey(rows, key);

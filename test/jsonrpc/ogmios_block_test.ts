@@ -125,3 +125,34 @@ Deno.test("chain sync block JSON: outputs as the UTxO query writes them, every a
   assert.deepEqual(failed!.collateralReturn, wire(toOgmiosOutput(outputs[7]!)));
   assert.deepEqual(failed!.treasury, { donation: { ada: { lovelace: 3 } } });
 });
+
+Deno.test("chain sync block JSON: each transaction its own rows, whatever order they come in", () => {
+  // "9" comes before "10" as a number but after it as text: rows are matched to transactions as numbers
+  const transactions = [tx("9", true), tx("10", true)];
+  const rowsFor = (ids: ReadonlyArray<string>): ChainBatch => ({
+    ...batch,
+    transactions,
+    inputs: ids.flatMap((id) => [
+      { txId: id, ref: id.padStart(2, "0").repeat(32), index: 0 },
+      { txId: id, ref: id.padStart(2, "0").repeat(32), index: 1 },
+    ]),
+    outputs: ids.flatMap((id) => [output(id, 0, { value: `${id}00` }), output(id, 1, { value: `${id}01` })]),
+    withdrawals: [],
+  });
+  const inOrder = ogmiosBlockTexts(rowsFor(["9", "10"]));
+  assert.deepEqual(ogmiosBlockTexts(rowsFor(["10", "9"])), inOrder, "the same blocks from rows out of order");
+  const [block] = inOrder.map((text) => parseExact(text)) as Array<Record<string, unknown>>;
+  const [nine, ten] = block!.transactions as Array<Record<string, unknown>>;
+  const lovelace = (t: Record<string, unknown>) =>
+    (t.outputs as Array<{ value: { ada: { lovelace: number } } }>).map((o) => o.value.ada.lovelace);
+  assert.deepEqual(lovelace(nine!), [900, 901]);
+  assert.deepEqual(lovelace(ten!), [1000, 1001]);
+  assert.deepEqual(nine!.inputs, [
+    { transaction: { id: "09".repeat(32) }, index: 0 },
+    { transaction: { id: "09".repeat(32) }, index: 1 },
+  ]);
+  assert.deepEqual((ten!.inputs as Array<{ transaction: { id: string } }>).map((i) => i.transaction.id), [
+    "10".repeat(32),
+    "10".repeat(32),
+  ]);
+});
