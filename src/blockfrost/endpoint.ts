@@ -12,8 +12,7 @@ import { blockfrostBases } from "@schemas/blockfrost/api.ts";
 import type { Network } from "@schemas/network.ts";
 import { endpointCodec, type PathOf, type QueryOf, type SuccessOf } from "@src/http/endpoint_codec.ts";
 import type { AppServices, Route, RouteContext } from "@src/http/route.ts";
-import { answerEncoded } from "@src/http/conditional_json.ts";
-import { keptAnswer, type PerTip } from "@src/http/kept_answer.ts";
+import { keptOrAnswered, type PerTip } from "@src/http/kept_answer.ts";
 import {
   blockfrostError,
   type BlockfrostFailure,
@@ -75,18 +74,12 @@ export const serveBlockfrost = <X extends HttpApiEndpoint.HttpApiEndpoint.Any>(
         if (Either.isLeft(decoded)) return Either.left(toBlockfrostResponse(decoded.left));
         return Either.right({
           network,
-          run: (ctx) => {
-            const kept = options.perTip && keptAnswer(options.perTip, network, decoded.right, ctx);
-            if (kept && kept.answer) return answerEncoded(ctx.request, kept.answer);
-            const input = { ...decoded.right, network, ctx };
-            return codec.answer(
-              ctx.request,
-              program(input),
-              (value) => headers(value, input),
-              toBlockfrostResponse,
-              kept ? kept.keep : undefined,
-            );
-          },
+          run: (ctx) =>
+            keptOrAnswered(options.perTip, network, decoded.right, ctx, (keep) => {
+              const input = { ...decoded.right, network, ctx };
+              const withHeaders = (value: SuccessOf<X>) => headers(value, input);
+              return codec.answer(ctx.request, program(input), withHeaders, toBlockfrostResponse, keep);
+            }),
         });
       },
     }))

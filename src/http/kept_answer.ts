@@ -9,8 +9,8 @@ import type { Network } from "@schemas/network.ts";
 import { stringify } from "@src/domain/json.ts";
 import { chainDown } from "@src/programs/chain_down.ts";
 import type { PointRow } from "@src/queries/chain_blocks.ts";
-import type { EncodedJson } from "./conditional_json.ts";
-import type { RouteContext } from "./route.ts";
+import { answerEncoded, type EncodedJson } from "./conditional_json.ts";
+import type { Program, RouteContext } from "./route.ts";
 import { makeTipAnswers, type TipAnswers } from "./tip_answers.ts";
 
 /**
@@ -56,4 +56,21 @@ export const keptAnswer = <A, D>(perTip: PerTip<A, D>, network: Network, decoded
       }
     },
   };
+};
+
+/**
+ * A route's answer: the one kept at the reported tip when there is one, else `answer(keep)`, which runs the
+ * program and hands its encoded answer to `keep` (undefined when nothing may be kept: no `perTip`, no network,
+ * the chain database down).
+ */
+export const keptOrAnswered = <A, D>(
+  perTip: PerTip<A, D> | undefined,
+  network: Network | undefined,
+  decoded: D,
+  ctx: RouteContext,
+  answer: (keep: ((answer: EncodedJson, value: A) => void) | undefined) => Program | Response,
+): Program | Response => {
+  const kept = perTip && network && keptAnswer(perTip, network, decoded, ctx);
+  if (kept && kept.answer) return answerEncoded(ctx.request, kept.answer);
+  return answer(kept ? kept.keep : undefined);
 };

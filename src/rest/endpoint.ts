@@ -15,8 +15,7 @@ import {
   type SuccessOf,
 } from "@src/http/endpoint_codec.ts";
 import type { AppServices, Route, RouteContext } from "@src/http/route.ts";
-import { answerEncoded } from "@src/http/conditional_json.ts";
-import { keptAnswer, type PerTip as KeptPerTip } from "@src/http/kept_answer.ts";
+import { keptOrAnswered, type PerTip as KeptPerTip } from "@src/http/kept_answer.ts";
 import type { Family } from "@layers/usage.ts";
 import type { Spend } from "@layers/rate_limiter.ts";
 import type { Network } from "@schemas/network.ts";
@@ -65,18 +64,12 @@ export const serve = <X extends HttpApiEndpoint.HttpApiEndpoint.Any>(
       if (Either.isLeft(network)) return Either.left(toResponse(network.left));
       return Either.right({
         network: network.right,
-        run: (ctx) => {
-          const kept = perTip && network.right && keptAnswer(perTip, network.right, decoded.right, ctx);
-          if (kept && kept.answer) return answerEncoded(ctx.request, kept.answer);
-          const input = { ...decoded.right, network: network.right, ctx };
-          return codec.answer(
-            ctx.request,
-            program(input),
-            (value) => headers(value, input),
-            toResponse,
-            kept ? kept.keep : undefined,
-          );
-        },
+        run: (ctx) =>
+          keptOrAnswered(perTip, network.right, decoded.right, ctx, (keep) => {
+            const input = { ...decoded.right, network: network.right, ctx };
+            const withHeaders = (value: SuccessOf<X>) => headers(value, input);
+            return codec.answer(ctx.request, program(input), withHeaders, toResponse, keep);
+          }),
       });
     },
   };
