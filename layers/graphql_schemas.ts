@@ -64,9 +64,11 @@ export const makeGraphqlSchemasLive = (
                   url: Redacted.value(url.value),
                   readOnly: true,
                   statementTimeoutMs: config.graphqlTimeoutMs,
-                  // the epoch view's stand-in (src/graphql/epoch_source.ts) is planned for its fallback's
-                  // full recount and reads a few blocks: JIT would compile for a second every time
+                  // db-sync's epoch view (read while no totals are kept, src/graphql/epoch_source.ts) is
+                  // planned as a full recount: JIT compiled for most of a second each time (scale_360)
                   noJit: true,
+                  // the epoch view's stand-in (src/graphql/epoch_progress_cache.ts)
+                  prepareMarked: true,
                   maxConnections: graphqlConnections,
                   applicationName: `cardano-data-service/${chain.network}/graphql`,
                 }).pipe(

@@ -36,7 +36,14 @@ import {
   QueryRejected,
 } from "./failures.ts";
 import { refuseUnselective } from "./plan_guard.ts";
-import { advanceEpochSources, epochSources } from "./epoch_progress_cache.ts";
+import {
+  advanceEpochSources,
+  epochSources,
+  preparedStandInText,
+  renewEpochSources,
+} from "./epoch_progress_cache.ts";
+import { isStaleEpochTotals } from "./epoch_source.ts";
+import type { RowSources } from "./selection.ts";
 
 export interface GraphqlRequest {
   readonly query: string;
@@ -148,6 +155,7 @@ const compile = (
   schema: GraphqlSchema,
   request: GraphqlRequest,
   { document, operation, fragments, variables }: Prepared,
+  sources: RowSources | undefined,
 ): Either.Either<CompiledQuery, QueryRejected | QueryInvalid> => {
   try {
     return Either.right(
@@ -158,7 +166,7 @@ const compile = (
         fragments,
         variables,
         request.variables,
-        epochSources(schema.sql),
+        sources,
       ),
     );
   } catch (e) {
@@ -203,24 +211,45 @@ export const executeGraphql: (
   function* (schema: GraphqlSchema, request: GraphqlRequest, tier: Tier, network: Network) {
     const prepared = yield* prepare(schema, request, tier);
     const { operation, fragments } = prepared;
-    let compiled = yield* compile(schema, request, prepared);
+    let sources = epochSources(schema.sql);
+    let compiled = yield* compile(schema, request, prepared, sources);
     // db-sync's epoch view from kept totals (epoch_progress_cache.ts): advanced first when they are old
     if (compiled.read.has("epoch") && (yield* advanceEpochSources(schema.sql))) {
-      compiled = yield* compile(schema, request, prepared);
+      sources = epochSources(schema.sql);
+      compiled = yield* compile(schema, request, prepared, sources);
     }
     yield* refuseUnselective(schema.sql, compiled.probes, tier);
     let data: Record<string, unknown> | string = "{}";
+    let statements = 0;
     if (compiled.sql !== undefined) {
-      const statement = schema.limitedSessions
-        ? schema.sql.unsafe<{ data: string }>(compiled.sql, compiled.params as Array<unknown>)
-        : runStatement(schema.sql, compiled.sql, compiled.params, schema.timeoutMs);
-      const rows = yield* statement.pipe(
+      const statement = (c: CompiledQuery, sources: RowSources | undefined) =>
+        Effect.suspend(() => {
+          statements++;
+          const text = sources !== undefined && c.read.has("epoch") ? preparedStandInText(c.sql!) : c.sql!;
+          return schema.limitedSessions
+            ? schema.sql.unsafe<{ data: string }>(text, c.params as Array<unknown>)
+            : runStatement(schema.sql, text, c.params, schema.timeoutMs);
+        });
+      // the same query compiled a moment ago with other row sources, and run
+      const rerun = (sources: RowSources | undefined) =>
+        Effect.flatMap(
+          Effect.orDie(compile(schema, request, prepared, sources)),
+          (c) => statement(c, sources),
+        );
+      // kept epoch totals that no longer hold (a rollback): advanced and run again, then the view itself
+      const rows = yield* statement(compiled, sources).pipe(
+        Effect.catchIf(isStaleEpochTotals, () =>
+          Effect.gen(function* () {
+            yield* renewEpochSources(schema.sql);
+            return yield* rerun(epochSources(schema.sql)).pipe(
+              Effect.catchIf(isStaleEpochTotals, () => rerun(undefined)),
+            );
+          })),
         Effect.tapError((e) => Effect.logWarning(`GraphQL statement failed: ${e.message}`)),
         Effect.mapError(fromStatementFailure(network, schema.timeoutMs)),
       );
       data = rows[0]!.data;
     }
-    const statements = compiled.sql === undefined ? 0 : 1;
     if (compiled.introspection.length === 0) return { body: `{"data":${data}}`, statements };
     // introspection answers from the schema in memory; merged with the database's part in query order
     const onlyIntrospection: OperationDefinitionNode = {
