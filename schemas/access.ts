@@ -4,7 +4,9 @@
  * Bearer`, in that order) and the refusals the access layer answers with (GraphQL's in its own error shape). Attached to an endpoint with `.middleware(ApiKey)`;
  * the service's router enforces it (src/server/router.ts), this Tag only describes it.
  */
-import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform";
+import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware";
+import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity";
+import * as OpenApi from "@effect/platform/OpenApi";
 import { Schema } from "effect";
 import { Forbidden, TooManyRequests, Unauthorized } from "./errors.ts";
 import { GraphqlForbidden, GraphqlTooManyRequests, GraphqlUnauthorized } from "./graphql_wire.ts";

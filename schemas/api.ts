@@ -4,7 +4,11 @@
  * endpoints name their routes here (src/server/routes.ts and each adapter's routes.ts). /openapi.json is derived from them (src/rest/
  * openapi.ts), so the document and the behaviour cannot drift apart.
  */
-import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform";
+import * as HttpApi from "@effect/platform/HttpApi";
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint";
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup";
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema";
+import * as OpenApi from "@effect/platform/OpenApi";
 import { ParseResult, Schema } from "effect";
 import { ApiKey, GraphqlApiKey } from "./access.ts";
 import { BadRequest, NotFound, ServiceUnavailable } from "./errors.ts";

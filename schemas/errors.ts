@@ -3,7 +3,7 @@
  * access_http.ts) answers `{error: {code, message}}`. Schema classes without `_tag` so the wire body is exactly
  * the envelope; the status is an annotation the OpenAPI document shows.
  */
-import { HttpApiSchema } from "@effect/platform";
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema";
 import { Schema } from "effect";
 
 export class BadRequest extends Schema.Class<BadRequest>("BadRequest")(

@@ -3,7 +3,7 @@
  * error shape `{message, extensions: {path, code}}`. The schema itself is the served SDL
  * (`/v1/graphql/schema.graphql`), generated at start from the chain database.
  */
-import { HttpApiSchema } from "@effect/platform";
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema";
 import { Schema } from "effect";
 
 export const GraphqlRequest = Schema.Struct({

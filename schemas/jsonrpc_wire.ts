@@ -3,7 +3,7 @@
  * WebSocket message. Methods, their params and results are Ogmios' (its ogmios.json and cardano.json schemas);
  * here the envelope only.
  */
-import { HttpApiSchema } from "@effect/platform";
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema";
 import { Schema } from "effect";
 
 const Id = Schema.optional(Schema.Unknown).annotations({

@@ -3,7 +3,9 @@
  * base URL (./api.ts), answers in Blockfrost's published shapes (`account_content`, `account_addresses_content`,
  * `asset`, `asset_addresses`, `asset_policy`).
  */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform";
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint";
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup";
+import * as OpenApi from "@effect/platform/OpenApi";
 import { Schema } from "effect";
 import { BfPaging, BfQuantity } from "./wire.ts";
 

@@ -1,5 +1,7 @@
 /** The Blockfrost dialect's addresses endpoints, paths relative to a network's base URL (./api.ts). */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform";
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint";
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup";
+import * as OpenApi from "@effect/platform/OpenApi";
 import { Schema } from "effect";
 import { BfAmount, BfPaging } from "./wire.ts";
 

@@ -4,7 +4,8 @@
  * preprod; either prefixed with `/key/{key}` for clients that take only a base URL). src/blockfrost/ serves these
  * declarations and derives `/blockfrost/openapi.json` from them, as schemas/api.ts does for our own dialects.
  */
-import { HttpApi, OpenApi } from "@effect/platform";
+import * as HttpApi from "@effect/platform/HttpApi";
+import * as OpenApi from "@effect/platform/OpenApi";
 import { AccountsGroup } from "./accounts.ts";
 import { AddressesGroup } from "./addresses.ts";
 import { ChainGroup } from "./chain.ts";

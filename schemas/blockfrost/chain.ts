@@ -2,7 +2,9 @@
  * The Blockfrost dialect's chain endpoints (`/`, health, network, genesis, epochs, blocks), paths relative to a
  * network's base URL (schemas/blockfrost/api.ts), answers in Blockfrost's published shapes.
  */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform";
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint";
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup";
+import * as OpenApi from "@effect/platform/OpenApi";
 import { Schema } from "effect";
 import { BlockId } from "../api.ts";
 import {

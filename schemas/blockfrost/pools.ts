@@ -2,7 +2,9 @@
  * The Blockfrost dialect's pools and governance endpoints, paths relative to a network's base URL (./api.ts),
  * answers in Blockfrost's published shapes (`pool`, `dreps`, `drep`).
  */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform";
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint";
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup";
+import * as OpenApi from "@effect/platform/OpenApi";
 import { Schema } from "effect";
 import { BfPaging, BfQuantity } from "./wire.ts";
 

@@ -3,7 +3,10 @@
  * Blockfrost's published shapes: a transaction's content, its UTxOs, CBOR, metadata and redeemers, and
  * submission (`POST /tx/submit`, the serialised transaction as `application/cbor`).
  */
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform";
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint";
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup";
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema";
+import * as OpenApi from "@effect/platform/OpenApi";
 import { Schema } from "effect";
 import { BfAmount, BfQuantity } from "./wire.ts";
 

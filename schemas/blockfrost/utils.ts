@@ -5,7 +5,10 @@
  * what Lucid, Mesh and blockfrost-js send) or v6's (Utxo entries); the answer is Ogmios v5.6's `EvaluateTx`
  * response, or v6's JSON-RPC reply with `?version=6`.
  */
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform";
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint";
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup";
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema";
+import * as OpenApi from "@effect/platform/OpenApi";
 import { Schema } from "effect";
 
 const hexOf = (what: string, bytes?: number) =>

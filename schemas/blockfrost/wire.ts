@@ -3,7 +3,7 @@
  * quantities as decimal strings, amounts as `[{unit, quantity}]` (`unit` is `lovelace` or policy id + hex
  * asset name), the `{status_code, error, message}` error envelope, and the `count` / `page` / `order` paging.
  */
-import { HttpApiSchema } from "@effect/platform";
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema";
 import { Schema } from "effect";
 
 /** Lovelace and token quantities: decimal strings. */

@@ -5,7 +5,7 @@
  * for the network the base names, the answer encoded with the endpoint's success Schema. Refusals, a repeated
  * parameter and failures all answer in Blockfrost's envelope (failures.ts).
  */
-import type { HttpApiEndpoint } from "@effect/platform";
+import type * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint";
 import { type Effect, Either } from "effect";
 import type { Spend } from "@layers/rate_limiter.ts";
 import { blockfrostBases } from "@schemas/blockfrost/api.ts";

@@ -3,7 +3,7 @@
  * /openapi.json is from schemas/api.ts: its servers are the two networks' base URLs, every operation needs a key
  * (`project_id`), and Effect's own decode-error schema gives way to the dialect's 400 envelope.
  */
-import { OpenApi } from "@effect/platform";
+import * as OpenApi from "@effect/platform/OpenApi";
 import { BlockfrostApi, blockfrostBases } from "@schemas/blockfrost/api.ts";
 import { withoutTitles } from "@src/http/openapi_cleanup.ts";
 

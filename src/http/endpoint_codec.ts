@@ -4,7 +4,7 @@
  * `InvalidParameter`, which each dialect's mapper turns into its 400), and its program's value encoded with the
  * endpoint's success Schema into a conditional JSON answer, or its failure answered through the dialect's mapper.
  */
-import type { HttpApiEndpoint } from "@effect/platform";
+import type * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint";
 import { Effect, Either, type Option, Schema } from "effect";
 import type { InvalidParameter } from "@src/domain/errors.ts";
 import { answerEncoded, type EncodedJson, encodedJson } from "./conditional_json.ts";

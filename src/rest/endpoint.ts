@@ -4,7 +4,7 @@
  * those decoded values for the router's access check, its program runs on the same values, and its answer is
  * encoded with the endpoint's success Schema. The same declarations produce /openapi.json, so the document cannot drift.
  */
-import type { HttpApiEndpoint } from "@effect/platform";
+import type * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint";
 import { type Effect, Either } from "effect";
 import type { InvalidParameter } from "@src/domain/errors.ts";
 import {

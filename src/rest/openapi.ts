@@ -2,7 +2,7 @@
  * `/openapi.json` from the declarations in schemas/api.ts (OpenAPI 3.1, version 1.0.0), and `/docs`, a Swagger UI
  * page whose assets come from the npm package swagger-ui-dist, served from here (no CDN).
  */
-import { OpenApi } from "@effect/platform";
+import * as OpenApi from "@effect/platform/OpenApi";
 import { Api } from "@schemas/api.ts";
 import { withoutTitles } from "@src/http/openapi_cleanup.ts";
 
