@@ -13,7 +13,7 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from "graphql";
-import { type BoolExp, hasIndexedFilter, joinSql, whereSql } from "./filters.ts";
+import { type BoolExp, hasIndexedFilter, joinSql, matchesAtMostOneRow, whereSql } from "./filters.ts";
 import { defaultLimit, indexedColumns, indexedForRange, isLarge, maxLimit, maxOffset } from "./limits.ts";
 import type { PlanProbe } from "./plan_guard.ts";
 import { outputSql } from "./scalars.ts";
@@ -164,7 +164,7 @@ const rowSource = (
     const problem = unfilteredProblem(table, terms, args, aggregate);
     if (!hasIndexedFilter(ctx.model, table, args.where)) {
       if (problem) throw new QueryRejected(problem, path);
-    } else if (ctx.probes) {
+    } else if (ctx.probes && !matchesAtMostOneRow(table, args.where)) {
       // the same row source on a builder of its own: a statement the planner can be asked about alone
       const b = new SqlBuilder();
       const probe = rowSource(

@@ -104,6 +104,21 @@ export const whereSql = (
 };
 
 /**
+ * True when the filter matches at most one row whatever else it says: an AND-ed `_eq` (not null) on a column with
+ * a unique index of its own (a block or transaction by hash). Such an access needs no planner's estimate.
+ */
+export const matchesAtMostOneRow = (table: TableModel, exp: BoolExp | undefined): boolean => {
+  if (!exp) return false;
+  return Object.entries(exp).some(([key, v]) => {
+    if (v === undefined || v === null) return false;
+    if (key === "_and") return (v as ReadonlyArray<BoolExp>).some((e) => matchesAtMostOneRow(table, e));
+    if (!table.unique.has(key) || typeof v !== "object") return false;
+    const eq = (v as BoolExp)["_eq"];
+    return eq !== undefined && eq !== null;
+  });
+};
+
+/**
  * True when the filter lets PostgreSQL start from an index of `table`: one AND-ed condition that is an equality
  * or `_in` on an indexed column, a range on a btree column, an `_or` of such conditions, or a condition through
  * a relationship whose join column is indexed here and whose target is small or itself filtered by an index.

@@ -1,7 +1,8 @@
 /**
  * The planner as judge of filters on chain-sized tables. An indexed column in a filter is not enough: `id > 0`
  * uses the index and still reads the whole table. So before a query runs, each root access to a chain-sized
- * table through a filter is EXPLAINed on its own (a plan only, nothing executes). A filter the planner expects
+ * table through a filter is EXPLAINed on its own (a plan only, nothing executes), unless a unique column's `_eq`
+ * bounds it to one row (filters.ts matchesAtMostOneRow: a block or transaction by hash). A filter the planner expects
  * to match most of the table does not narrow the scan; what it costs is the rows it matches, so such filters
  * may match up to the tier's row budget together (on a small chain, half of `tx` is a few thousand rows), and
  * past it count as no filter (the rule for unfiltered reads then applies: an index order, or none, and a
