@@ -5,7 +5,7 @@
  * blocks summed per read). Nothing is kept where `epoch` is not db-sync's 13.7.2 view (a table before it).
  */
 import type { SqlClient } from "@effect/sql/SqlClient";
-import { Effect } from "effect";
+import { Deferred, Effect, FiberId } from "effect";
 import {
   advanceEpochProgress,
   epochIsFinalizedView,
@@ -22,6 +22,8 @@ interface Kept {
   /** When the last advance started (epoch ms). */
   at: number;
   running: boolean;
+  /** The renewal under way (renewEpochSources), which every request finding the same totals stale awaits. */
+  renewal: Deferred.Deferred<void> | undefined;
 }
 
 const advanceEveryMs = 1000;
@@ -29,7 +31,12 @@ const kept = new WeakMap<SqlClient, Kept>();
 
 const keptFor = (sql: SqlClient): Kept => {
   let k = kept.get(sql);
-  if (!k) kept.set(sql, k = { view: undefined, progress: noEpochProgress, at: 0, running: false });
+  if (!k) {
+    kept.set(
+      sql,
+      k = { view: undefined, progress: noEpochProgress, at: 0, running: false, renewal: undefined },
+    );
+  }
   return k;
 };
 
@@ -63,20 +70,32 @@ export const advanceEpochSources = (sql: SqlClient): Effect.Effect<boolean> =>
     );
   });
 
+/** The totals statements compile with now (`epochSources`): what a failed statement names as stale. */
+export const keptEpochProgress = (sql: SqlClient): EpochProgress => keptFor(sql).progress;
+
 /**
- * Advances the totals now, whatever their age: a statement found them no longer holding (a rollback of their
- * upper block, a finalized row gone or come). When that fails the totals are dropped, so statements read the
- * view itself until the next advance.
+ * Advances the totals now, whatever their age: a statement found `stale` no longer holding (a rollback of their
+ * upper block, a finalized row gone or come). Once per stale totals: every request that found them stale waits
+ * for the one renewal, and totals renewed since need none. When it fails the totals are dropped, so statements
+ * read the view itself until the next advance.
  */
-export const renewEpochSources = (sql: SqlClient): Effect.Effect<void> =>
+export const renewEpochSources = (sql: SqlClient, stale: EpochProgress): Effect.Effect<void> =>
   Effect.suspend(() => {
     const k = keptFor(sql);
+    if (k.progress !== stale) return Effect.void;
+    if (k.renewal) return Deferred.await(k.renewal);
+    const renewal = Deferred.unsafeMake<void>(FiberId.none);
+    k.renewal = renewal;
     k.at = Date.now();
     return advanceEpochProgress(sql, k.progress).pipe(
       Effect.match({
         onFailure: () => void (k.progress = noEpochProgress),
         onSuccess: (progress) => void (k.progress = progress),
       }),
+      Effect.ensuring(Effect.suspend(() => {
+        k.renewal = undefined;
+        return Deferred.succeed(renewal, undefined);
+      })),
     );
   });
 

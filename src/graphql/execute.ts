@@ -39,6 +39,7 @@ import { refuseUnselective } from "./plan_guard.ts";
 import {
   advanceEpochSources,
   epochSources,
+  keptEpochProgress,
   preparedStandInText,
   renewEpochSources,
 } from "./epoch_progress_cache.ts";
@@ -211,10 +212,12 @@ export const executeGraphql: (
   function* (schema: GraphqlSchema, request: GraphqlRequest, tier: Tier, network: Network) {
     const prepared = yield* prepare(schema, request, tier);
     const { operation, fragments } = prepared;
+    let used = keptEpochProgress(schema.sql);
     let sources = epochSources(schema.sql);
     let compiled = yield* compile(schema, request, prepared, sources);
     // db-sync's epoch view from kept totals (epoch_progress_cache.ts): advanced first when they are old
     if (compiled.read.has("epoch") && (yield* advanceEpochSources(schema.sql))) {
+      used = keptEpochProgress(schema.sql);
       sources = epochSources(schema.sql);
       compiled = yield* compile(schema, request, prepared, sources);
     }
@@ -240,7 +243,7 @@ export const executeGraphql: (
       const rows = yield* statement(compiled, sources).pipe(
         Effect.catchIf(isStaleEpochTotals, () =>
           Effect.gen(function* () {
-            yield* renewEpochSources(schema.sql);
+            yield* renewEpochSources(schema.sql, used);
             return yield* rerun(epochSources(schema.sql)).pipe(
               Effect.catchIf(isStaleEpochTotals, () => rerun(undefined)),
             );
