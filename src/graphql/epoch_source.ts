@@ -18,10 +18,17 @@ import type { SqlBuilder } from "./sql_text.ts";
 /** In the failure of a statement whose kept totals no longer hold (see above). */
 export const staleEpochTotals = "kept epoch totals are stale";
 
-/** Whether a statement failed because its kept epoch totals no longer hold. */
-export const isStaleEpochTotals = (error: { readonly message: string; readonly cause?: unknown }): boolean =>
-  error.message.includes(staleEpochTotals) ||
-  (error.cause instanceof Error && error.cause.message.includes(staleEpochTotals));
+/**
+ * Whether a statement failed because its kept epoch totals no longer hold: PostgreSQL's message for the marker's
+ * cast to int4, which no value of a request reaches (GraphQL's Int is checked as a number, bigint casts to int8).
+ */
+export const isStaleEpochTotals = (
+  error: { readonly message: string; readonly cause?: unknown },
+): boolean => {
+  const marker = `for type integer: "${staleEpochTotals}"`;
+  return error.message.includes(marker) ||
+    (error.cause instanceof Error && error.cause.message.includes(marker));
+};
 
 const aggregates = `coalesce(sum(tx.out_sum), 0) as out_sum, coalesce(sum(tx.fee), 0) as fees,
   count(tx.id) as tx_count, count(distinct b.id) as blk_count, min(b.time) as start_time, max(b.time) as end_time`;

@@ -4,7 +4,8 @@
  * variables, compile to one SQL statement, let the planner judge its filters on chain-sized tables
  * (plan_guard.ts), run it under a statement timeout, and answer introspection from the schema in memory.
  * Returns the response body as JSON text and how many SQL statements it issued (1 for any query that reads the
- * database, 0 for introspection alone; the planner's EXPLAINs are not counted).
+ * database, 2 or 3 when the epoch view's kept totals had to be renewed on the way, 0 for introspection alone;
+ * the planner's EXPLAINs and the totals' own statements are not counted).
  */
 import type { SqlClient } from "@effect/sql/SqlClient";
 import type { SqlError } from "@effect/sql/SqlError";
@@ -240,8 +241,9 @@ export const executeGraphql: (
           (c) => statement(c, sources),
         );
       // kept epoch totals that no longer hold (a rollback): advanced and run again, then the view itself
+      const readsKeptTotals = sources !== undefined && compiled.read.has("epoch");
       const rows = yield* statement(compiled, sources).pipe(
-        Effect.catchIf(isStaleEpochTotals, () =>
+        Effect.catchIf((e) => readsKeptTotals && isStaleEpochTotals(e), () =>
           Effect.gen(function* () {
             yield* renewEpochSources(schema.sql, used);
             return yield* rerun(epochSources(schema.sql)).pipe(
