@@ -7,7 +7,7 @@
  * BENCH_CPU_PROF=DIR writes each service's V8 CPU profile of its run there (Deno's --cpu-prof, at its clean exit).
  */
 import { stopChildren } from "./bench/children.ts";
-import { serviceArgsWith } from "./cluster/topology.ts";
+import { serviceArgsWith, serviceEnv } from "./cluster/topology.ts";
 import { Effect } from "effect";
 import { join } from "node:path";
 import { seedDemoChainPglite } from "@src/demo_chain/seed.ts";
@@ -97,7 +97,7 @@ try {
       stdout: "piped",
     }).output();
     const key = new TextDecoder().decode(create.stdout).trim().split("\n").pop()!;
-    const service = spawn(serviceArgsWith(profile), env);
+    const service = spawn(serviceArgsWith(profile), { ...serviceEnv, ...env });
     children.push(service);
     await waitFor(`http://127.0.0.1:${port}/ready`, true);
     await wrk(`http://127.0.0.1:${port}/v1/key`, { apikey: key }); // warm-up

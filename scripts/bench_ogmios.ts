@@ -13,7 +13,7 @@
  * BENCH_CPU_PROF=DIR writes the service's V8 CPU profile of the run there (written at its clean exit).
  * BENCH_CHAIN_ONLY=1 runs only the chain-sync rows (a profile of chain sync alone).
  */
-import { serviceArgsWith } from "./cluster/topology.ts";
+import { serviceArgsWith, serviceEnv } from "./cluster/topology.ts";
 import pg from "pg";
 import { reportRows } from "./bench/results.ts";
 
@@ -94,6 +94,7 @@ async function main() {
   const scratch = databaseUrl ? await scratchDatabases(databaseUrl) : undefined;
   const dataDir = await Deno.makeTempDir();
   const env = {
+    ...serviceEnv,
     DATA_DIR: dataDir,
     PORT: String(servicePort),
     RATE_LIMIT_PAID: "0",

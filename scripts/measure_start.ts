@@ -9,7 +9,7 @@
  */
 import { parseArgs } from "node:util";
 import { join, resolve } from "node:path";
-import { serviceArgs } from "./cluster/topology.ts";
+import { serviceArgs, serviceEnv } from "./cluster/topology.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -91,7 +91,7 @@ const startOnce = async (dataDir: string, extraEnv: Record<string, string> = {})
   const child = new Deno.Command(Deno.execPath(), {
     args: [...serviceArgs], // npm start's
     cwd: repo,
-    env: { DATA_DIR: dataDir, PORT: "0", NO_COLOR: "1", ...extraEnv },
+    env: { ...serviceEnv, DATA_DIR: dataDir, PORT: "0", NO_COLOR: "1", ...extraEnv },
     stdout: "piped",
     stderr: "piped",
   }).spawn();

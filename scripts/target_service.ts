@@ -4,7 +4,7 @@
  * `scripts/attack.ts` and `scripts/soak.ts`.
  */
 import { join } from "node:path";
-import { serviceArgs } from "./cluster/topology.ts";
+import { serviceArgs, serviceEnv } from "./cluster/topology.ts";
 
 export interface Target {
   readonly base: string;
@@ -33,6 +33,7 @@ const startOwnService = async (
 ): Promise<Target> => {
   const dir = await Deno.makeTempDir({ prefix: `cds-${label}-` });
   const env = {
+    ...serviceEnv,
     DATA_DIR: join(dir, "data"),
     PORT: "0",
     DEVNET_BLOCK_SECONDS: "0",

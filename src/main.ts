@@ -15,6 +15,7 @@ import { makeDependencyBoard } from "@layers/dependencies.ts";
 import { JsonLoggerLive } from "@layers/logger.ts";
 import { lockDataDir } from "@layers/data_dir_lock.ts";
 import { memoryReportWithWorkers } from "@layers/embedded_memory.ts";
+import { startNativeMemoryTrim } from "@layers/native_memory.ts";
 import { makePrivateTree, restrictUmask } from "@layers/private_files.ts";
 import { buildSchema } from "./graphql/build_schema.ts";
 import { type Handler, makeHandler } from "./server/router.ts";
@@ -120,6 +121,8 @@ log(`listening on ${address(server.addr.hostname, server.addr.port)}`, {
   startupMs: Math.round(performance.now()),
   ...await memoryReportWithWorkers(),
 });
+
+startNativeMemoryTrim();
 
 if (settings.memoryLogSeconds > 0) {
   // where memory goes over time (`npm run soak` reads these): RSS next to the V8 heaps (the main thread's and

@@ -11,6 +11,7 @@ import {
   instanceNames,
   proxyEnv,
   serviceArgs,
+  serviceEnv,
 } from "../scripts/cluster/topology.ts";
 
 const root = new URL("../", import.meta.url);
@@ -60,7 +61,9 @@ Deno.test("the harness's and compose's instances set the same variables, each on
     "compose.yaml's instance environment plus the Dockerfile's ENV = the harness's instanceEnv",
   );
   const known = new Set(configVariables());
-  const unknown = Object.keys(harnessInstanceEnv).filter((n) => !known.has(n) && n !== "NO_COLOR");
+  // NO_COLOR and glibc's MALLOC_ARENA_MAX are read by the runtime, not by layers/config.ts
+  const runtime = new Set(["NO_COLOR", ...Object.keys(serviceEnv)]);
+  const unknown = Object.keys(harnessInstanceEnv).filter((n) => !known.has(n) && !runtime.has(n));
   assert.deepEqual(unknown, [], "every instance variable is one layers/config.ts reads");
   // the URLs of compose's instances name its own services
   assert.match(composeEnv.REDIS_URL!, /^redis:\/\/redis:6379$/);
@@ -97,10 +100,14 @@ Deno.test("one HAProxy configuration, routing by /ready to the instances both de
 Deno.test("the image runs the harness's command: npm start's, with /health as its health check", async () => {
   const dockerfile = await read("Dockerfile");
   const pkg = JSON.parse(await read("package.json"));
-  assert.equal(pkg.scripts.start, `deno ${serviceArgs.join(" ")}`);
+  const envPrefix = Object.entries(serviceEnv).map(([k, v]) => `${k}=${v} `).join("");
+  assert.equal(pkg.scripts.start, `${envPrefix}deno ${serviceArgs.join(" ")}`);
+  for (const [name, value] of Object.entries(serviceEnv)) {
+    assert.match(dockerfile, new RegExp(`^ENV [^\\n]*\\b${name}=${value}\\b`, "m"), `the image sets ${name}`);
+  }
   assert.ok(
     dockerfile.includes(
-      `CMD ${JSON.stringify(["node_modules/.bin/deno", ...serviceArgs]).replaceAll(",", ", ")}`,
+      `CMD [${["node_modules/.bin/deno", ...serviceArgs].map((a) => JSON.stringify(a)).join(", ")}]`,
     ),
     "the Dockerfile's CMD is npm start's command",
   );

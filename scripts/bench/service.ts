@@ -2,7 +2,7 @@
  * Our service, as the database benches start it: both networks on one chain database, its own service database
  * created for the run (dropped at `stop`), a paid key with no rate limit, no Redis, warnings only.
  */
-import { serviceArgsWith } from "../cluster/topology.ts";
+import { serviceArgsWith, serviceEnv } from "../cluster/topology.ts";
 import pg from "pg";
 
 export interface BenchService {
@@ -32,6 +32,7 @@ export const startBenchService = async (options: BenchServiceOptions): Promise<B
   serviceUrl.pathname = `/${serviceDb}`;
   const dataDir = await Deno.makeTempDir();
   const env = {
+    ...serviceEnv,
     DATA_DIR: dataDir,
     PORT: String(options.port),
     MAINNET_DATABASE_URL: options.databaseUrl,

@@ -3,7 +3,7 @@
  * talk to it over real HTTP exactly as clients do. `spawnService` gives the finer steps (port open while starting,
  * listening, exit) for tests of start-up and shutdown.
  */
-import { serviceArgs } from "../../scripts/cluster/topology.ts";
+import { serviceArgs, serviceEnv } from "../../scripts/cluster/topology.ts";
 import { cleanEnv } from "./clean_env.ts";
 import { eachLine } from "../../scripts/lines.ts";
 
@@ -43,7 +43,7 @@ export const spawnService = (
     cwd,
     // the caller's shell does not leak into the service: only what the test sets (clean_env.ts)
     clearEnv: true,
-    env: { ...cleanEnv(), PORT: "0", NO_COLOR: "1", ...env },
+    env: { ...cleanEnv(), ...serviceEnv, PORT: "0", NO_COLOR: "1", ...env },
     stdout: "piped",
     stderr: "piped",
   }).spawn();
