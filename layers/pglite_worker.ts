@@ -9,8 +9,10 @@ import { PGlite } from "@electric-sql/pglite";
 import type { WorkerMemory, WorkerReply, WorkerRequest } from "./pglite_protocol.ts";
 import { openPglite } from "./pglite_open.ts";
 import { wasmBytes } from "./embedded_memory.ts";
+import { makePreparedStatements } from "./pglite_prepared.ts";
 
 let db: PGlite | undefined;
+let prepared: ReturnType<typeof makePreparedStatements> | undefined;
 let readOnly = false;
 
 /** Statements after which the session's time limit may differ: a SET of it, or the end of a transaction. */
@@ -32,6 +34,7 @@ const handle = async (m: WorkerRequest): Promise<WorkerReply> => {
   switch (m.op) {
     case "open": {
       db = await openPglite(m.dataDir, { sharedBuffers: m.sharedBuffers });
+      prepared = makePreparedStatements(db);
       readOnly = m.readOnly;
       if (readOnly) await db.exec("set default_transaction_read_only = on");
       if (m.statementTimeoutMs) await db.exec(`set statement_timeout = ${Math.round(m.statementTimeoutMs)}`);
@@ -41,7 +44,7 @@ const handle = async (m: WorkerRequest): Promise<WorkerReply> => {
       const open = db!;
       const result = m.params.length === 0 && m.rowMode === "object"
         ? await open.exec(m.sql).then((rs) => rs[rs.length - 1] ?? { rows: [] })
-        : await open.query<unknown>(m.sql, m.params as Array<unknown>, { rowMode: m.rowMode });
+        : await prepared!.query<unknown>(m.sql, m.params, m.rowMode);
       const timeoutMs = maySetTimeout.test(m.sql) ? await readTimeout(open) : undefined;
       return { id: m.id, ok: true, rows: result.rows, timeoutMs };
     }
@@ -66,6 +69,7 @@ const handle = async (m: WorkerRequest): Promise<WorkerReply> => {
     case "close": {
       await db?.close();
       db = undefined;
+      prepared = undefined;
       return { id: m.id, ok: true, rows: [] };
     }
   }
