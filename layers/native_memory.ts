@@ -10,27 +10,23 @@
 /** How often freed native memory is returned. */
 const trimEveryMs = 5_000;
 
-/** Starts trimming; the returned function stops it. A no-op where glibc's `malloc_trim` is not available. */
-export const startNativeMemoryTrim = (): () => void => {
+/**
+ * Starts trimming for the life of the process (an unref'd timer: it never keeps the process up). A no-op where
+ * glibc's `malloc_trim` is not available.
+ */
+export const startNativeMemoryTrim = (): void => {
   let lib: Deno.DynamicLibrary<{ malloc_trim: { parameters: ["usize"]; result: "i32"; nonblocking: true } }>;
   try {
     lib = Deno.dlopen("libc.so.6", {
       malloc_trim: { parameters: ["usize"], result: "i32", nonblocking: true },
     });
   } catch {
-    return () => {};
+    return;
   }
   let running = false;
-  const timer = setInterval(() => {
+  Deno.unrefTimer(setInterval(() => {
     if (running) return;
     running = true;
     lib.symbols.malloc_trim(0n).finally(() => running = false);
-  }, trimEveryMs);
-  Deno.unrefTimer(timer);
-  return () => {
-    clearInterval(timer);
-    // a trim still running holds the library: closed once it has returned
-    const close = () => running ? setTimeout(close, 10) : lib.close();
-    close();
-  };
+  }, trimEveryMs));
 };

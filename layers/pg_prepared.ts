@@ -12,7 +12,8 @@
 import { createHash } from "node:crypto";
 import type pg from "pg";
 
-const marked = /^\s*\/\* prepared \*\//;
+/** Whether `text` asks to be prepared (leads with the mark). */
+export const marked = /^\s*\/\* prepared \*\//;
 
 const names = new Map<string, string>();
 

@@ -12,8 +12,7 @@
  * statement past `maxPrepared` distinct texts (each stays in the session's memory).
  */
 import type { PGlite, Results } from "@electric-sql/pglite";
-
-const marked = /^\s*\/\* prepared \*\//;
+import { marked } from "./pg_prepared.ts";
 
 /** Distinct statement texts a session prepares at most. */
 export const maxPrepared = 256;
@@ -40,7 +39,7 @@ export const makePreparedStatements = (db: PGlite) => {
       params: ReadonlyArray<unknown>,
       rowMode: "object" | "array",
     ): Promise<Results<T>> => {
-      if (!marked.test(sql) || params.length === 0 || !params.every(isLiteral) || sql.includes("\0")) {
+      if (!marked.test(sql) || params.length === 0 || !params.every(isLiteral)) {
         return db.query<T>(sql, params as Array<unknown>, { rowMode });
       }
       let name = names.get(sql);
