@@ -4,6 +4,10 @@
  * queues ahead of the short statements of interactive requests, and they wait for all of it. Background waiters
  * are not starved: after `urgentInARow` urgent grants while one waits, the oldest background waiter goes next.
  * Within a class, first come first served.
+ *
+ * It also tells how much interactive work meets background work (`contention`): urgent callers that arrived while
+ * a background caller held or awaited the lock, over the last one to two seconds. Background work sizes itself
+ * by it (chain sync reads smaller batches while interactive requests are waiting on the session).
  */
 import { Effect } from "effect";
 
@@ -13,14 +17,24 @@ export class PriorityLock {
   private readonly urgent = new Set<() => void>();
   private readonly background = new Set<() => void>();
   private urgentGrants = 0;
+  private heldInBackground = false;
+  // two one-second buckets of urgent arrivals that met background work: the current and the one before
+  private bucketStart = 0;
+  private metNow = 0;
+  private metBefore = 0;
 
-  constructor(private readonly urgentInARow: number) {}
+  constructor(
+    private readonly urgentInARow: number,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
 
   /** Waits (interruptibly: an interrupted waiter leaves its queue) until the caller holds the lock. */
   take(background: boolean): Effect.Effect<void> {
     return Effect.async<void>((resume) => {
+      if (!background && (this.heldInBackground || this.background.size > 0)) this.met();
       if (!this.held) {
         this.held = true;
+        this.heldInBackground = background;
         resume(Effect.void);
         return;
       }
@@ -28,6 +42,7 @@ export class PriorityLock {
       let granted = false;
       const grant = () => {
         granted = true;
+        this.heldInBackground = background;
         resume(Effect.void);
       };
       queue.add(grant);
@@ -44,7 +59,29 @@ export class PriorityLock {
   release(): void {
     const next = this.next();
     if (next) next();
-    else this.held = false;
+    else {
+      this.held = false;
+      this.heldInBackground = false;
+    }
+  }
+
+  /** Urgent callers that met background work in the last one to two seconds. */
+  contention(): number {
+    this.roll();
+    return this.metNow + this.metBefore;
+  }
+
+  private met(): void {
+    this.roll();
+    this.metNow++;
+  }
+
+  private roll(): void {
+    const elapsed = this.now() - this.bucketStart;
+    if (elapsed < 1000) return;
+    this.metBefore = elapsed < 2000 ? this.metNow : 0;
+    this.metNow = 0;
+    this.bucketStart = this.now();
   }
 
   /** Waiting callers, both classes. */

@@ -20,7 +20,7 @@ import { openPglite } from "./pglite_open.ts";
 import { PgliteSession, type PgliteSessionOptions } from "./pglite_session.ts";
 import { AcquireTimer, registerPoolUse } from "./pool_use.ts";
 import { PriorityLock } from "./priority_lock.ts";
-import { backgroundStatements } from "./statement_priority.ts";
+import { backgroundStatements, registerContention } from "./statement_priority.ts";
 
 // tools and tests open their PGlite here too
 export { openPglite, type PgliteOpenOptions } from "./pglite_open.ts";
@@ -127,6 +127,7 @@ const makeClient = (statements: Statements): Effect.Effect<SqlClient, SqlError, 
       spanAttributes: [],
       beginTransaction: "BEGIN READ WRITE",
     });
+    registerContention(client, () => lock.contention());
     registerPoolUse(client, () => ({
       open: 1,
       busy: held,

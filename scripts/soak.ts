@@ -241,8 +241,10 @@ const chainSync = (sessions: number) => {
           // ten in flight, then one more per reply; stop at 100 or at the tip (a wait there never ends)
           const want = message.method === "findIntersection" ? 10 : 1;
           received += message.method === "nextBlock" ? 1 : 0;
-          const atTip = message.result?.block?.height !== undefined &&
-            message.result.block.height >= message.result.tip?.height - 10;
+          // (intersecting near the tip counts too: the first nextBlock answers backward, the next ones wait)
+          const height = message.result?.block?.height ??
+            (message.method === "findIntersection" ? start.no : undefined);
+          const atTip = height !== undefined && height >= message.result?.tip?.height - 10;
           if (received >= 100 || atTip || message.error) {
             clearTimeout(timer);
             done();

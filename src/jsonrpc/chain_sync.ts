@@ -14,7 +14,7 @@
 import { Context, Effect, Fiber, Schema } from "effect";
 import { ChainDatabases } from "@layers/chain_db.ts";
 import { ChainTips } from "@layers/chain_tips.ts";
-import { inBackground } from "@layers/statement_priority.ts";
+import { backgroundContention, inBackground } from "@layers/statement_priority.ts";
 import type { Network } from "@schemas/network.ts";
 import { isHash32 } from "@src/domain/cardano_ids.ts";
 import { JsonText, stringifyExact as stringify } from "@src/domain/json.ts";
@@ -45,9 +45,14 @@ const aheadLimits = { blocks: 1000, transactions: 4000 };
 
 /**
  * The embedded database's read-ahead: smaller, because its single session runs one statement at a time and an
- * interactive request's statement waits for the running one, whose time grows with the batch.
+ * interactive request's statement waits for the running one, whose time grows with the batch; smaller still
+ * while interactive statements keep meeting the read-ahead (`contendedAt` or more in a second or two).
  */
-const embeddedAhead = { blocks: 100, transactions: 400 };
+const embeddedAhead = {
+  idle: { blocks: 250, transactions: 1000 },
+  contended: { blocks: 40, transactions: 120 },
+};
+const contendedAt = 4;
 
 type Point = { readonly slot: number; readonly id: string } | "origin";
 
@@ -189,7 +194,11 @@ export const makeChainSync = (network: Network): ChainSyncSession => {
   /** The next batch read ahead, after block id `after`, sized for the database. */
   const fetchAhead = (after: string) =>
     Effect.flatMap(services, ({ db }) => {
-      const limits = db.backend === "pglite" ? embeddedAhead : aheadLimits;
+      const limits = db.backend === "postgres"
+        ? aheadLimits
+        : backgroundContention(db.sql) >= contendedAt
+        ? embeddedAhead.contended
+        : embeddedAhead.idle;
       return fetchAfter(after, limits.blocks, limits.transactions);
     });
 
@@ -213,8 +222,10 @@ export const makeChainSync = (network: Network): ChainSyncSession => {
     return forward(buffer.shift()!, Context.get(services, ChainTips).get(network).current());
   };
 
+  // background work too: a follower's statements wait behind interactive requests' (and do not count as meeting
+  // its own read-ahead)
   const nextBlock: ChainSyncSession["nextBlock"] = (inFlight) =>
-    Effect.gen(function* () {
+    inBackground(Effect.gen(function* () {
       const { db, watch } = yield* services;
       if (rollBackTo) {
         const { point } = rollBackTo;
@@ -253,7 +264,7 @@ export const makeChainSync = (network: Network): ChainSyncSession => {
           (yield* Effect.forkDaemon(inBackground(fetchAhead(last.point.id))));
         readAfter = yield* Effect.forkDaemon(inBackground(readBeyond(readAhead)));
       }
-    });
+    }));
 
   return { findIntersection, nextBlock, nextBlockNow, close: stopReading };
 };

@@ -9,7 +9,8 @@ import * as Reactivity from "@effect/experimental/Reactivity";
 import { Deferred, Effect, Fiber } from "effect";
 import type { SqlClient } from "@effect/sql/SqlClient";
 import { makePgliteSqlClient } from "@layers/sql_pglite.ts";
-import { inBackground } from "@layers/statement_priority.ts";
+import { backgroundContention, inBackground } from "@layers/statement_priority.ts";
+import { PriorityLock } from "@layers/priority_lock.ts";
 
 const run = <A>(body: Effect.Effect<A, unknown, import("effect").Scope.Scope | Reactivity.Reactivity>) =>
   Effect.runPromise(body.pipe(Effect.scoped, Effect.provide(Reactivity.layer)));
@@ -71,4 +72,47 @@ Deno.test("embedded session: a waiter interrupted just as it is handed the sessi
     assert.deepEqual(yield* sql<{ one: number }>`select 1 as one`.pipe(Effect.timeout("10 seconds")), [{
       one: 1,
     }]);
+  })));
+
+Deno.test("embedded session: interactive statements that meet background work are counted, for a second or two", () =>
+  run(Effect.gen(function* () {
+    const { sql } = yield* makePgliteSqlClient({});
+    assert.equal(backgroundContention(sql), 0);
+    // alone, neither kind meets the other
+    yield* sql`select 1`;
+    yield* inBackground(sql`select 1`);
+    assert.equal(backgroundContention(sql), 0);
+    // a background statement holds the session: the two interactive ones asked meanwhile met it
+    const released = yield* Deferred.make<void>();
+    const holding = yield* Effect.fork(
+      inBackground(sql.withTransaction(Effect.zipRight(sql`select 1`, Deferred.await(released)))),
+    );
+    yield* Effect.sleep("20 millis");
+    const waiting = [yield* Effect.fork(sql`select 2`), yield* Effect.fork(sql`select 3`)];
+    yield* Effect.sleep("5 millis");
+    yield* Deferred.succeed(released, undefined);
+    yield* Fiber.join(holding);
+    yield* Fiber.joinAll(waiting);
+    assert.equal(backgroundContention(sql), 2);
+    // an interactive statement behind an interactive holder met no background work
+    yield* sql`select 4`;
+    assert.equal(backgroundContention(sql), 2);
+  })));
+
+Deno.test("priority lock: contention is forgotten after two quiet seconds", () =>
+  Effect.runPromise(Effect.gen(function* () {
+    let now = 0;
+    const lock = new PriorityLock(4, () => now);
+    yield* lock.take(true);
+    // an urgent taker arriving while the background holder has the lock
+    const waiter = yield* Effect.fork(lock.take(false));
+    yield* Effect.yieldNow();
+    assert.equal(lock.contention(), 1);
+    lock.release(); // to the urgent waiter
+    yield* Fiber.join(waiter);
+    lock.release();
+    now = 1_500;
+    assert.equal(lock.contention(), 1, "the second before still counts");
+    now = 3_600;
+    assert.equal(lock.contention(), 0);
   })));
