@@ -7,7 +7,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
-ENV HOST=0.0.0.0 PORT=3000 DATA_DIR=/app/data DENO_DIR=/app/.deno NO_COLOR=1 MALLOC_ARENA_MAX=2
+ENV HOST=0.0.0.0 PORT=3000 DATA_DIR=/app/data DENO_DIR=/app/.deno NO_COLOR=1 MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072
 # the module graph compiled once at build, not at every start; data and cache belong to the unprivileged user
 RUN node_modules/.bin/deno cache src/main.ts && mkdir -p /app/data && chown -R node:node /app/data /app/.deno
 USER node

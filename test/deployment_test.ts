@@ -61,7 +61,7 @@ Deno.test("the harness's and compose's instances set the same variables, each on
     "compose.yaml's instance environment plus the Dockerfile's ENV = the harness's instanceEnv",
   );
   const known = new Set(configVariables());
-  // NO_COLOR and glibc's MALLOC_ARENA_MAX are read by the runtime, not by layers/config.ts
+  // NO_COLOR and glibc's MALLOC_* settings are read by the runtime, not by layers/config.ts
   const runtime = new Set(["NO_COLOR", ...Object.keys(serviceEnv)]);
   const unknown = Object.keys(harnessInstanceEnv).filter((n) => !known.has(n) && !runtime.has(n));
   assert.deepEqual(unknown, [], "every instance variable is one layers/config.ts reads");
