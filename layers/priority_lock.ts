@@ -77,11 +77,12 @@ export class PriorityLock {
   }
 
   private roll(): void {
-    const elapsed = this.now() - this.bucketStart;
+    const now = this.now();
+    const elapsed = now - this.bucketStart;
     if (elapsed < 1000) return;
     this.metBefore = elapsed < 2000 ? this.metNow : 0;
     this.metNow = 0;
-    this.bucketStart = this.now();
+    this.bucketStart = now;
   }
 
   /** Waiting callers, both classes. */

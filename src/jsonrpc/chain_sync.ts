@@ -259,10 +259,9 @@ export const makeChainSync = (network: Network): ChainSyncSession => {
         buffer = [...fetched.blocks];
         // read the next two batches while this one is served (daemons: they outlive this request); the second
         // starts when the first is read, so one batch's statements run while the other's rows are being built
-        // as background work: on the embedded database's single session, interactive statements go first
-        readAhead = after ??
-          (yield* Effect.forkDaemon(inBackground(fetchAhead(last.point.id))));
-        readAfter = yield* Effect.forkDaemon(inBackground(readBeyond(readAhead)));
+        // as background work (a fork keeps nextBlock's mark): interactive statements go first
+        readAhead = after ?? (yield* Effect.forkDaemon(fetchAhead(last.point.id)));
+        readAfter = yield* Effect.forkDaemon(readBeyond(readAhead));
       }
     }));
 
