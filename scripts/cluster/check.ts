@@ -94,9 +94,11 @@ export const runChecks = async (cluster: Cluster): Promise<Array<string>> => {
   expect(onPrimary > 0 && onPrimary === onReplica, `replica has the primary's ${onPrimary} mainnet blocks`);
   say(`replica: ${await cluster.replicaLag(cluster.primary)}`);
 
-  // one rate budget for the whole deployment (Redis): a burst of 250 at once over three instances is cut near
-  // the key's 100 per second, where per-instance budgets (3 x 100) would let all of it through
+  // one rate budget for the whole deployment (Redis): a burst of 250 at once over three instances is cut to the
+  // key's 100 in any second (RATE_LIMIT_FREE's default), where per-instance budgets (3 x 100) would let all of it
+  // through; a burst that took longer than a second may have had a second's budget more
   await new Promise((r) => setTimeout(r, 1100));
+  const burstStarted = performance.now();
   const burst = await Promise.all(
     Array.from({ length: 250 }, async () => {
       const response = await fetch(`${base}/v2/explorer/mainnet/block/1000`, { headers });
@@ -104,10 +106,14 @@ export const runChecks = async (cluster: Cluster): Promise<Array<string>> => {
       return response.status;
     }),
   );
+  const burstSeconds = (performance.now() - burstStarted) / 1000;
   const passed = burst.filter((s) => s === 200).length;
+  const budget = 100 * Math.ceil(burstSeconds);
   expect(
-    passed < 250 && burst.every((s) => s === 200 || s === 429),
-    `a burst of 250 over 3 instances: ${passed} answered, ${250 - passed} limited (429) by the shared budget`,
+    passed >= 98 && passed <= budget && burst.every((s) => s === 200 || s === 429),
+    `a burst of 250 over 3 instances in ${
+      burstSeconds.toFixed(2)
+    } s: ${passed} answered (at most ${budget}), ${250 - passed} limited (429) by the shared budget`,
   );
   await new Promise((r) => setTimeout(r, 1100));
 
