@@ -30,7 +30,7 @@ export interface WrkResult {
   readonly repeated: number;
 }
 
-/** A wrk script that requests the paths in turn: each thread from a random start, or (fresh) from its own part. */
+/** A wrk script that requests the paths in turn: each thread from its own start, or (fresh) in its own part. */
 export const pathsScript = async (paths: ReadonlyArray<string>, threads: number, fresh = false) => {
   const file = await Deno.makeTempFile({ suffix: ".lua" });
   // read from a file of lines: a table constructor of tens of thousands of strings overflows LuaJIT's constants
@@ -59,8 +59,11 @@ export const pathsScript = async (paths: ReadonlyArray<string>, threads: number,
         `  for _, t in ipairs(made) do r = r + t:get("repeats") end\n` +
         `  io.write("repeated " .. r .. "\\n")\n` +
         `end\n`
-      : `local i = 0\n` +
-        `init = function() math.randomseed(os.time() + math.random(1000)); i = math.random(#paths) end\n` +
+      // threads start evenly apart: each thread's Lua state seeds its random numbers alike, so a random start was
+      // the same start, and one thread asked right after the other for what it had just asked
+      : `local i = 0\nlocal n = 0\n` +
+        `setup = function(thread) n = n + 1; thread:set("id", n) end\n` +
+        `init = function() i = math.floor((id - 1) * #paths / ${threads}) end\n` +
         `request = function() i = i % #paths + 1; return wrk.format("GET", paths[i]) end\n`),
   );
   return file;

@@ -21,7 +21,8 @@ export interface ReplicaCluster {
   readonly say: (text: string) => void;
 }
 
-const appendBlock = `
+/** A block after the newest, as db-sync would insert it (no transactions); the cluster bench uses it too. */
+export const appendBlock = `
   insert into block (id, hash, epoch_no, slot_no, epoch_slot_no, block_no, previous_id, slot_leader_id, size, time,
                      tx_count, proto_major, proto_minor)
   select id + 1, sha256(hash || '\\x01'::bytea), epoch_no, slot_no + 1, epoch_slot_no + 1, block_no + 1, id,
