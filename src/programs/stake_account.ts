@@ -9,17 +9,9 @@ import { ChainDatabases } from "@layers/chain_db.ts";
 import type { Network } from "@schemas/network.ts";
 import { decodeStakeAddress } from "@src/domain/cardano_ids.ts";
 import { stakeAccount as query } from "@src/queries/stake_account.ts";
-import { atTip } from "./at_tip.ts";
-import { AddressSummaries } from "@layers/address_summaries.ts";
 import { decodedOr, fromSql } from "@src/domain/errors.ts";
-
-/** The unspent outputs' sum of a stake address, from its kept summary. */
-export const stakeOutputsBalance = (address: string, network: Network) =>
-  Effect.flatMap(AddressSummaries, (summaries) =>
-    Effect.map(
-      summaries.get(network, { text: address.toLowerCase(), paymentCred: null }),
-      (outputs) => outputs?.balance ?? "0",
-    ));
+import { atTip } from "./at_tip.ts";
+import { stakeOutputsBalance } from "./stake_account_content.ts";
 
 /** `network` is `stakeAddressNetwork(address)`, which the route resolved once for the access check. */
 export const stakeAccount = Effect.fn("stakeAccount.get")(function* (address: string, network: Network) {

@@ -3,9 +3,11 @@
  * `/api/public/stake-account` gives it (./stake_account.ts: registration, pool, withdrawable rewards, controlled
  * stake), its DRep (the ledger's reward-account view, as ./ledger/reward_accounts.ts reads it), what it received
  * and withdrew over its life (src/queries/stake_account_history.ts), in one statement (stakeAccountInFull). An
- * account the chain has never seen is not found.
+ * account the chain has never seen is not found. The unspent outputs' sum is read here from the stake address's
+ * kept summary (layers/address_summaries.ts), so its SQL is one file from this one.
  */
 import { Effect } from "effect";
+import { AddressSummaries } from "@layers/address_summaries.ts";
 import { ChainDatabases } from "@layers/chain_db.ts";
 import type { Network } from "@schemas/network.ts";
 import { decodeStakeAddress } from "@src/domain/cardano_ids.ts";
@@ -15,7 +17,14 @@ import type { PageOptions } from "@src/queries/page_options.ts";
 import { stakeAccountAddresses as addressesQuery } from "@src/queries/stake_account_addresses.ts";
 import { stakeAccountInFull } from "@src/queries/stake_account.ts";
 import { atTip } from "./at_tip.ts";
-import { stakeOutputsBalance } from "./stake_account.ts";
+
+/** The unspent outputs' sum of a stake address, from its kept summary (`/api/public/stake-account` reads it too). */
+export const stakeOutputsBalance = (address: string, network: Network) =>
+  Effect.flatMap(AddressSummaries, (summaries) =>
+    Effect.map(
+      summaries.get(network, { text: address.toLowerCase(), paymentCred: null }),
+      (outputs) => outputs?.balance ?? "0",
+    ));
 
 const notSeen = (address: string, network: Network) =>
   new NotFoundError({ message: `The stake account ${address} has never been seen on ${network}` });
