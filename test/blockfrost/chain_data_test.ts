@@ -254,6 +254,35 @@ Deno.test({
           assertBlockfrostShape("GET", "/blocks/latest/txs", latest);
           const tip = (await f.bf("/blocks/latest", network)).body;
           assert.deepEqual(latest.body, (await f.bf(`/blocks/${tip.hash}/txs`, network)).body);
+          const tipRows = await f.query<{ hash: string }>(
+            network,
+            `select encode(t.hash, 'hex') as hash from tx t join block b on b.id = t.block_id
+             where b.hash = decode($1, 'hex') order by t.block_index`,
+            tip.hash,
+          );
+          const tipHashes = tipRows.map((r) => r.hash);
+          assert.ok(tipHashes.length >= 1, `the ${network} tip block has no transactions`);
+          assert.deepEqual(latest.body, tipHashes);
+          // one a page, in both orders, then the page past the end (the seeded tips hold few transactions)
+          for (const order of ["asc", "desc"] as const) {
+            const expected = order === "asc" ? tipHashes : [...tipHashes].reverse();
+            for (let page = 1; page <= tipHashes.length + 1; page++) {
+              const r = await f.bf(`/blocks/latest/txs?count=1&page=${page}&order=${order}`, network);
+              assert.equal(r.status, 200, `${order} page ${page}`);
+              assertBlockfrostShape("GET", "/blocks/latest/txs", r);
+              assert.deepEqual(r.body, expected.slice(page - 1, page), `${order} page ${page}`);
+            }
+          }
+          const pastEnd = await f.bf("/blocks/latest/txs?page=2", network);
+          assert.equal(pastEnd.status, 200);
+          assertBlockfrostShape("GET", "/blocks/latest/txs", pastEnd);
+          assert.deepEqual(pastEnd.body, []);
+          for (const query of ["count=0", "count=101", "page=0", "order=up", "count=x"]) {
+            const r = await f.bf(`/blocks/latest/txs?${query}`, network);
+            assert.equal(r.status, 400, query);
+            assertBlockfrostShape("GET", "/blocks/latest/txs", r);
+            assert.equal(r.body.status_code, 400);
+          }
 
           const unknown = await f.bf(`/blocks/${zeros}/txs`, network);
           assert.equal(unknown.status, 404);
