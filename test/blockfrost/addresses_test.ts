@@ -22,16 +22,24 @@ type Json = any;
 const unspent = `o.consumed_by_tx_id is null
   and not exists (select 1 from tx_in i where i.tx_out_id = o.tx_id and i.tx_out_index = o.index)`;
 
-/** Every page of a listing, as the providers fetch them: page 1, 2, … until an empty array. */
-const walk = async (f: BlockfrostFixture, network: Network, path: string, query = "") => {
+/**
+ * Every page of a listing, as the providers fetch them: page 1, 2, … until an empty array, each page (the empty
+ * one too) validated against Blockfrost's schema for `template`.
+ */
+const walk = async (f: BlockfrostFixture, network: Network, path: string, template: string, query = "") => {
   const all: Array<Json> = [];
   for (let page = 1;; page++) {
     const r = await f.bf(`${path}?page=${page}${query}`, network);
     assert.equal(r.status, 200, `${path} page ${page}: ${JSON.stringify(r.body)}`);
+    assertBlockfrostShape("GET", template, r);
     if (r.body.length === 0) return all;
     all.push(...r.body);
   }
 };
+
+const utxosTemplate = "/addresses/{address}/utxos";
+const assetUtxosTemplate = "/addresses/{address}/utxos/{asset}";
+const transactionsTemplate = "/addresses/{address}/transactions";
 
 const outRef = (u: { tx_hash: string; output_index: number }) => `${u.tx_hash}#${u.output_index}`;
 
@@ -151,9 +159,15 @@ Deno.test({
               address,
             );
             assert.ok(expected.length > 10, `${address} has ${expected.length} UTxOs`);
-            const asc = await walk(f, network, `/addresses/${address}/utxos`, "&count=40");
+            const asc = await walk(f, network, `/addresses/${address}/utxos`, utxosTemplate, "&count=40");
             assert.deepEqual(asc.map(outRef), expected.map((e) => e.ref));
-            const desc = await walk(f, network, `/addresses/${address}/utxos`, "&count=100&order=desc");
+            const desc = await walk(
+              f,
+              network,
+              `/addresses/${address}/utxos`,
+              utxosTemplate,
+              "&count=100&order=desc",
+            );
             assert.deepEqual(desc.map(outRef), expected.map((e) => e.ref).reverse());
             const page2 = await f.bf(`/addresses/${address}/utxos?count=5&page=2`, network);
             assertBlockfrostShape("GET", "/addresses/{address}/utxos", page2);
@@ -200,7 +214,7 @@ Deno.test({
                where o.${column} is not null and ${unspent} order by o.id limit 1`,
             );
             assert.ok(out, `an unspent output with ${column}`);
-            const all = await walk(f, network, `/addresses/${out.address}/utxos`);
+            const all = await walk(f, network, `/addresses/${out.address}/utxos`, utxosTemplate);
             const u = all.find((x) => outRef(x) === out.ref);
             assert.ok(u);
             assert.equal(u.inline_datum, out.datum);
@@ -264,7 +278,7 @@ Deno.test({
             );
             const first = await f.bf(`/addresses/${text}/utxos?count=3`, network);
             assertBlockfrostShape("GET", "/addresses/{address}/utxos", first);
-            const all = await walk(f, network, `/addresses/${text}/utxos`);
+            const all = await walk(f, network, `/addresses/${text}/utxos`, utxosTemplate);
             assert.deepEqual(all.map((u) => [outRef(u), u.address]), expected.map((e) => [e.ref, e.address]));
           }
           const never = bech32.encode("addr_vkh", bech32.toWords(new Uint8Array(28).fill(0xcd)), 1023);
@@ -280,15 +294,26 @@ Deno.test({
              where o.address = $1 and ${unspent} group by m.id order by count(*) desc, m.id limit 1`,
             address,
           );
-          const holding = await walk(f, network, `/addresses/${address}/utxos/${asset!.unit}`, "&count=2");
+          const holding = await walk(
+            f,
+            network,
+            `/addresses/${address}/utxos/${asset!.unit}`,
+            assetUtxosTemplate,
+            "&count=2",
+          );
           assert.equal(holding.length, asset!.n);
           for (const u of holding) assert.ok(u.amount.some((a: Json) => a.unit === asset!.unit));
           const r = await f.bf(`/addresses/${address}/utxos/${asset!.unit}?count=1`, network);
-          assertBlockfrostShape("GET", "/addresses/{address}/utxos/{asset}", r);
+          assertBlockfrostShape("GET", assetUtxosTemplate, r);
           // an asset the address does not hold: an empty page, not a 404
           const none = await f.bf(`/addresses/${address}/utxos/${"00".repeat(28)}`, network);
           assert.equal(none.status, 200);
+          assertBlockfrostShape("GET", assetUtxosTemplate, none);
           assert.deepEqual(none.body, []);
+          // an address the chain never saw is a 404, whatever the asset
+          const unknown = await f.bf(`/addresses/${unknownAddress(network)}/utxos/${asset!.unit}`, network);
+          assert.equal(unknown.status, 404, JSON.stringify(unknown.body));
+          assertBlockfrostShape("GET", assetUtxosTemplate, unknown);
         });
 
         await t.step(`${network}: an address that holds nothing now answers empty pages`, async () => {
@@ -325,15 +350,28 @@ Deno.test({
           }));
           const first = await f.bf(`/addresses/${address}/transactions?count=3`, network);
           assertBlockfrostShape("GET", "/addresses/{address}/transactions", first);
-          const asc = await walk(f, network, `/addresses/${address}/transactions`, "&count=100");
+          const asc = await walk(
+            f,
+            network,
+            `/addresses/${address}/transactions`,
+            transactionsTemplate,
+            "&count=100",
+          );
           assert.deepEqual(asc, wanted);
-          const desc = await walk(f, network, `/addresses/${address}/transactions`, "&count=40&order=desc");
+          const desc = await walk(
+            f,
+            network,
+            `/addresses/${address}/transactions`,
+            transactionsTemplate,
+            "&count=40&order=desc",
+          );
           assert.deepEqual(desc, [...wanted].reverse());
           const middle = wanted[Math.floor(wanted.length / 2)]!;
           const from = await walk(
             f,
             network,
             `/addresses/${address}/transactions`,
+            transactionsTemplate,
             `&from=${middle.block_height}:${middle.tx_index}`,
           );
           assert.deepEqual(from, wanted.slice(wanted.indexOf(middle)));
@@ -341,6 +379,7 @@ Deno.test({
             f,
             network,
             `/addresses/${address}/transactions`,
+            transactionsTemplate,
             `&to=${middle.block_height}`,
           );
           assert.deepEqual(to, wanted.filter((w) => w.block_height <= middle.block_height));
