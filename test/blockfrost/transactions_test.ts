@@ -320,6 +320,16 @@ Deno.test({
           const labels = (await f.bf(`/txs/${hash}/metadata`, network)).body.map((m: Json) => m.label);
           assert.deepEqual(cbor.body.map((m: Json) => m.label), labels);
           assert.equal((await f.bf(`/txs/${"0".repeat(64)}/metadata/cbor`, network)).status, 404);
+          // a transaction without metadata: an empty list, not a 404
+          const [plain] = await f.query<{ hash: string }>(
+            network,
+            `select encode(t.hash, 'hex') as hash from tx t
+             where not exists (select 1 from tx_metadata m where m.tx_id = t.id) order by t.id desc limit 1`,
+          );
+          const none = await f.bf(`/txs/${plain!.hash}/metadata/cbor`, network);
+          assert.equal(none.status, 200, JSON.stringify(none.body));
+          assertBlockfrostShape("GET", "/txs/{hash}/metadata/cbor", none);
+          assert.deepEqual(none.body, []);
         });
 
         await t.step(`${network}: the flags clients read`, async () => {
