@@ -4,8 +4,7 @@
  * blockfrost_host_proxy.ts (HTTPS_PROXY and DENO_CERT in its environment), it makes mesh_payment.ts' payment
  * and prints its result as one JSON line. Arguments: project id, signing key, payee, lovelace.
  */
-import { BlockfrostProvider } from "@meshsdk/core";
-import { meshPayment } from "./mesh_payment.ts";
+import { BlockfrostProvider, meshPayment } from "./mesh_payment.ts";
 
 const [projectId, signingKey, to, lovelace] = Deno.args;
 const provider = new BlockfrostProvider(projectId!);

@@ -1,12 +1,25 @@
 /**
- * A payment the way a Mesh dApp makes one over a `BlockfrostProvider` (either of its forms): the provider reads
+ * A payment the way a Mesh dApp makes one over a `BlockfrostProvider` (either of its forms; the declared
+ * `@meshsdk/provider`'s, with Mesh's own builder and wallet from `@meshsdk/core`): the provider reads
  * the protocol parameters, a `MeshWallet` holding the devnet wallet's key (`cli` form: CBOR of the raw ed25519
  * key) reads its UTxOs through the provider, `MeshTxBuilder` balances the payment, the wallet signs, the provider
  * submits, and `onTxConfirmed` says when it is in a block with a block after it. Shared by the URL-form test
  * (in process) and the key-form client (mesh_key_form_client.ts, a process behind a proxy).
  */
+import { createRequire } from "node:module";
 import * as CSL from "@emurgo/cardano-serialization-lib-nodejs";
-import { type BlockfrostProvider, MeshTxBuilder, MeshWallet } from "@meshsdk/core";
+import { type IFetcher, MeshTxBuilder, MeshWallet } from "@meshsdk/core";
+import type { BlockfrostProvider as DeclaredBlockfrostProvider } from "@meshsdk/provider";
+
+/**
+ * The provider of the `@meshsdk/provider` package.json declares, not the one `@meshsdk/core` re-exports from its
+ * own nested copy (1.9.0-beta). Its CommonJS build: the ES build imports a libsodium module its package does not
+ * ship.
+ */
+export const { BlockfrostProvider } = createRequire(import.meta.url)("@meshsdk/provider") as {
+  BlockfrostProvider: typeof DeclaredBlockfrostProvider;
+};
+export type BlockfrostProvider = DeclaredBlockfrostProvider;
 
 export interface MeshPaymentResult {
   /** What the provider read: the wallet's address and UTxOs (`hash#index:lovelace`) and the fee parameters. */
@@ -25,9 +38,13 @@ export const meshPayment = async (
   payment: { readonly signingKey: string; readonly to: string; readonly lovelace: bigint },
 ): Promise<MeshPaymentResult> => {
   const raw = CSL.PrivateKey.from_bech32(payment.signingKey).as_bytes();
+  // the declared 1.8 provider predates two of core 1.9's IFetcher methods: fetchAddressTxs (not called here) and
+  // fetchCostModels, whose absence MeshTxBuilder.complete() logs and answers with Mesh's default cost models;
+  // a key-signed payment runs no script, so they do not change it
+  const fetcher = provider as unknown as IFetcher;
   const wallet = new MeshWallet({
     networkId: 0,
-    fetcher: provider,
+    fetcher,
     submitter: provider,
     key: { type: "cli", payment: `5820${Array.from(raw, (b) => b.toString(16).padStart(2, "0")).join("")}` },
   });
@@ -36,7 +53,7 @@ export const meshPayment = async (
   const walletAddress = await wallet.getChangeAddress("enterprise");
   const params = await provider.fetchProtocolParameters();
   const utxos = await wallet.getUtxos("enterprise");
-  const builder = new MeshTxBuilder({ fetcher: provider, submitter: provider, params });
+  const builder = new MeshTxBuilder({ fetcher, submitter: provider, params });
   const unsigned = await builder
     .txOut(payment.to, [{ unit: "lovelace", quantity: String(payment.lovelace) }])
     .changeAddress(walletAddress)

@@ -5,9 +5,8 @@
  * fires once its block has a successor; the payment is at the payee in `/addresses/{a}/utxos`.
  */
 import assert from "node:assert/strict";
-import { BlockfrostProvider } from "@meshsdk/core";
 import { lovelaceOf, openBlockfrostDevnet } from "../../support/blockfrost_devnet.ts";
-import { meshPayment } from "../../support/mesh_payment.ts";
+import { BlockfrostProvider, meshPayment } from "../../support/mesh_payment.ts";
 
 Deno.test({
   name: "blockfrost providers: Mesh's URL form pays with MeshTxBuilder and waits with onTxConfirmed",
