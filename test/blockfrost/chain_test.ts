@@ -1,6 +1,7 @@
 /**
  * The Blockfrost dialect's chain endpoints against Blockfrost's published schema, its envelope for unknown paths,
- * wrong methods and refused keys, and the key in each of its places (`project_id`, the path).
+ * wrong methods and refused keys, and the key in each of its places (`project_id`, our own `apikey` header, the
+ * path).
  */
 import assert from "node:assert/strict";
 import { assertBlockfrostShape, startBlockfrostFixture } from "../support/blockfrost.ts";
@@ -23,6 +24,22 @@ Deno.test({
           const clock = await f.bf("/health/clock", network);
           assertBlockfrostShape("GET", "/health/clock", clock);
           assert.ok(Math.abs(clock.body.server_time - before) < 60_000);
+        }
+      });
+
+      await t.step("the key in our own apikey header, as on our other routes", async () => {
+        for (const base of ["/api/v0", "/api/preprod/v0"]) {
+          const r = await fetch(`${f.service.base}${base}/health`, { headers: { apikey: f.key } });
+          assert.equal(r.status, 200, base);
+          assertBlockfrostShape("GET", "/health", { status: r.status, body: await r.json() });
+          const wrong = await fetch(`${f.service.base}${base}/health`, {
+            headers: { apikey: "cds_thisKeyDoesNotExist000000000000" },
+          });
+          assert.equal(wrong.status, 403, base);
+          const refusal = await wrong.json();
+          assertBlockfrostShape("GET", "/health", { status: wrong.status, body: refusal });
+          // read and refused, not missed: a missing key is refused with another message
+          assert.equal(refusal.message, "Invalid API key");
         }
       });
 
