@@ -18,7 +18,6 @@ export interface ReplicaCluster {
   readonly instances: ReadonlyArray<{ readonly port: number }>;
   readonly primary: Server;
   readonly replica: Server;
-  readonly say: (text: string) => void;
 }
 
 /** A block after the newest, as db-sync would insert it (no transactions); the cluster bench uses it too. */
@@ -48,7 +47,7 @@ export const runReplicaChecks = async (
   cluster: ReplicaCluster,
   expect: (ok: boolean, what: string) => void,
 ): Promise<void> => {
-  const { base, key, say, instances, primary, replica } = cluster;
+  const { base, key, instances, primary, replica } = cluster;
   const headers = { apikey: key };
   const writer = new pg.Client({ connectionString: primary.url("mainnet") });
   await writer.connect();
