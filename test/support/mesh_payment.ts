@@ -1,6 +1,7 @@
 /**
- * A payment the way a Mesh dApp makes one over a `BlockfrostProvider` (either of its forms; the declared
- * `@meshsdk/provider`'s, with Mesh's own builder and wallet from `@meshsdk/core`): the provider reads
+ * A payment the way a Mesh dApp makes one over a `BlockfrostProvider` (either of its forms, either of the two
+ * that people install: `@meshsdk/core`'s re-export, 1.9.0-beta.101 beside core 1.9.1, or the `@meshsdk/provider`
+ * package's own latest, 1.8.14; with Mesh's builder and wallet from `@meshsdk/core`): the provider reads
  * the protocol parameters, a `MeshWallet` holding the devnet wallet's key (`cli` form: CBOR of the raw ed25519
  * key) reads its UTxOs through the provider, `MeshTxBuilder` balances the payment, the wallet signs, the provider
  * submits, and `onTxConfirmed` says when it is in a block with a block after it. Shared by the URL-form test
@@ -8,18 +9,24 @@
  */
 import { createRequire } from "node:module";
 import * as CSL from "@emurgo/cardano-serialization-lib-nodejs";
-import { type IFetcher, MeshTxBuilder, MeshWallet } from "@meshsdk/core";
+import {
+  type BlockfrostProvider as CoreBlockfrostProvider,
+  type IFetcher,
+  MeshTxBuilder,
+  MeshWallet,
+} from "@meshsdk/core";
 import type { BlockfrostProvider as DeclaredBlockfrostProvider } from "@meshsdk/provider";
 
 /**
- * The provider of the `@meshsdk/provider` package.json declares, not the one `@meshsdk/core` re-exports from its
- * own nested copy (1.9.0-beta). Its CommonJS build: the ES build imports a libsodium module its package does not
- * ship.
+ * The provider of the `@meshsdk/provider` package (package.json's, npm's `latest`), not the one `@meshsdk/core`
+ * re-exports from its own nested copy. Its CommonJS build: the ES build imports a libsodium module its package
+ * does not ship.
  */
-export const { BlockfrostProvider } = createRequire(import.meta.url)("@meshsdk/provider") as {
+export const { BlockfrostProvider: DeclaredProvider } = createRequire(import.meta.url)(
+  "@meshsdk/provider",
+) as {
   BlockfrostProvider: typeof DeclaredBlockfrostProvider;
 };
-export type BlockfrostProvider = DeclaredBlockfrostProvider;
 
 export interface MeshPaymentResult {
   /** What the provider read: the wallet's address and UTxOs (`hash#index:lovelace`) and the fee parameters. */
@@ -34,13 +41,13 @@ export interface MeshPaymentResult {
 }
 
 export const meshPayment = async (
-  provider: BlockfrostProvider,
+  provider: CoreBlockfrostProvider | DeclaredBlockfrostProvider,
   payment: { readonly signingKey: string; readonly to: string; readonly lovelace: bigint },
 ): Promise<MeshPaymentResult> => {
   const raw = CSL.PrivateKey.from_bech32(payment.signingKey).as_bytes();
-  // the declared 1.8 provider predates two of core 1.9's IFetcher methods: fetchAddressTxs (not called here) and
+  // the 1.8 provider predates two of core 1.9's IFetcher methods: fetchAddressTxs (not called here) and
   // fetchCostModels, whose absence MeshTxBuilder.complete() logs and answers with Mesh's default cost models;
-  // a key-signed payment runs no script, so they do not change it
+  // a key-signed payment runs no script, so they do not change it (core's own provider has both)
   const fetcher = provider as unknown as IFetcher;
   const wallet = new MeshWallet({
     networkId: 0,

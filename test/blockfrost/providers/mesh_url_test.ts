@@ -1,12 +1,14 @@
 /**
- * Mesh's `BlockfrostProvider(url)`, unmodified, against the preprod devnet: that form sends no key header, so
+ * Mesh's `BlockfrostProvider(url)`, unmodified, as `@meshsdk/core` re-exports it (the key form's test takes the
+ * `@meshsdk/provider` package's own), against the preprod devnet: that form sends no key header, so
  * the key is in the URL's path (`/key/{key}/api/preprod/v0`). It reads the protocol parameters and the wallet's
  * UTxOs; MeshTxBuilder balances a payment the MeshWallet signs; the provider submits it and `onTxConfirmed`
  * fires once its block has a successor; the payment is at the payee in `/addresses/{a}/utxos`.
  */
 import assert from "node:assert/strict";
 import { lovelaceOf, openBlockfrostDevnet } from "../../support/blockfrost_devnet.ts";
-import { BlockfrostProvider, meshPayment } from "../../support/mesh_payment.ts";
+import { BlockfrostProvider } from "@meshsdk/core";
+import { meshPayment } from "../../support/mesh_payment.ts";
 
 Deno.test({
   name: "blockfrost providers: Mesh's URL form pays with MeshTxBuilder and waits with onTxConfirmed",
