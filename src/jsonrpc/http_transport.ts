@@ -18,6 +18,7 @@ import { errorReply } from "./failures.ts";
 import { BodyTooLarge, InvalidRequest } from "./protocol_errors.ts";
 import { refusalFailure, refusalHeaders } from "./refusal.ts";
 import { readBody, tooLargeMessage } from "@src/http/request_body.ts";
+import { responseWith } from "@src/http/response_headers.ts";
 
 /** Completes when the client disconnects before its answer (the request's signal aborts). */
 const clientGone = (signal: AbortSignal) =>
@@ -28,8 +29,8 @@ const clientGone = (signal: AbortSignal) =>
     return Effect.sync(() => signal.removeEventListener("abort", onAbort));
   });
 
-const reply = (text: string, status: number, headers: Record<string, string> = {}) =>
-  new Response(text, { status, headers: { "content-type": "application/json; charset=utf-8", ...headers } });
+const reply = (text: string, status: number, headers?: Record<string, string>) =>
+  responseWith(text, status, "application/json; charset=utf-8", headers);
 
 /** The 400 for a request the router cannot read (a repeated query parameter), as a JSON-RPC error reply. */
 export const ogmiosBadRequest = (message: string): Response =>
