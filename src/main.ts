@@ -91,7 +91,12 @@ const server = Deno.serve({
 });
 
 // 2. the layers wait for what they need, then the real handler takes over
-const runtime = ManagedRuntime.make(Layer.provideMerge(makeAppLayer(settings, board, buildSchema), logger));
+const runtime = ManagedRuntime.make(
+  Layer.provideMerge(
+    makeAppLayer(settings, board, buildSchema),
+    Layer.merge(logger, Layer.setTracerEnabled(false)),
+  ),
+);
 try {
   await runtime.runPromise(Effect.void);
 } catch (error) {

@@ -209,7 +209,7 @@ export const executeGraphql: (
   request: GraphqlRequest,
   tier: Tier,
   network: Network,
-) => Effect.Effect<GraphqlAnswer, GraphqlFailure> = Effect.fn("graphql.execute")(
+) => Effect.Effect<GraphqlAnswer, GraphqlFailure> = Effect.fnUntraced(
   function* (schema: GraphqlSchema, request: GraphqlRequest, tier: Tier, network: Network) {
     const prepared = yield* prepare(schema, request, tier);
     const { operation, fragments } = prepared;

@@ -70,7 +70,7 @@ const neverSeen = (network: Network, text: string) =>
   new NotFoundError({ message: `Address ${text} has no activity on ${network}` });
 
 /** The address's summary (the explorer's AddressInfo) and the assets it holds. */
-export const addressHoldings = Effect.fn("addresses.holdings")(function* (network: Network, text: string) {
+export const addressHoldings = Effect.fnUntraced(function* (network: Network, text: string) {
   const target = yield* paymentAddress(network, text);
   const summary = yield* (yield* AddressSummaries).get(network, target);
   const info = addressInfoOf(summary);
@@ -93,7 +93,7 @@ export const addressHoldings = Effect.fn("addresses.holdings")(function* (networ
 });
 
 /** A page of the address's (or credential's) unspent outputs, optionally only those holding `asset`. */
-export const addressUtxoPage = Effect.fn("addresses.utxos")(
+export const addressUtxoPage = Effect.fnUntraced(
   function* (
     network: Network,
     text: string,
@@ -134,7 +134,7 @@ const seenOr404 = (network: Network, target: Target) =>
   });
 
 /** A page of the transactions paying the address or spending its outputs, between optional block positions. */
-export const addressTransactionPage = Effect.fn("addresses.transactions")(
+export const addressTransactionPage = Effect.fnUntraced(
   function* (
     network: Network,
     text: string,

@@ -17,7 +17,7 @@ import { atTip } from "./at_tip.ts";
 
 const pageKey = (page: PageOptions) => `${page.count}:${page.page}:${page.order}`;
 
-export const asset = Effect.fn("asset.get")(function* (unit: string, network: Network) {
+export const asset = Effect.fnUntraced(function* (unit: string, network: Network) {
   const { policyId, assetNameHex } = yield* decodedOr("asset", decodeAssetUnit(unit));
   const db = (yield* ChainDatabases).get(network);
   const row = yield* atTip(
@@ -32,7 +32,7 @@ export const asset = Effect.fn("asset.get")(function* (unit: string, network: Ne
   return { ...rest, cip25: cip25Metadata(label721, policyId, assetNameHex) };
 });
 
-export const assetHolders = Effect.fn("asset.holders")(
+export const assetHolders = Effect.fnUntraced(
   function* (unit: string, network: Network, page: PageOptions) {
     const { policyId, assetNameHex } = yield* decodedOr("asset", decodeAssetUnit(unit));
     const db = (yield* ChainDatabases).get(network);
@@ -50,7 +50,7 @@ export const assetHolders = Effect.fn("asset.holders")(
   },
 );
 
-export const policyAssets = Effect.fn("asset.policy")(
+export const policyAssets = Effect.fnUntraced(
   function* (policy: string, network: Network, page: PageOptions) {
     const policyId = yield* decodedOr("policy_id", decodePolicyId(policy));
     const db = (yield* ChainDatabases).get(network);

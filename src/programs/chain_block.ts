@@ -20,14 +20,14 @@ const tipHeight = (network: Network) =>
     return tip.blockNo;
   });
 
-export const chainBlock = Effect.fn("chain.block")(function* (network: Network, ref: BlockRef) {
+export const chainBlock = Effect.fnUntraced(function* (network: Network, ref: BlockRef) {
   const height = yield* tipHeight(network);
   const found = yield* block(network, ref === "latest" ? height : ref);
   // a block newer than the polled tip has no confirmations yet
   return { block: found, confirmations: Math.max(0, height - found.blockNo) };
 });
 
-export const chainBlockTransactions = Effect.fn("chain.blockTransactions")(
+export const chainBlockTransactions = Effect.fnUntraced(
   function* (network: Network, ref: BlockRef, page: number, count: number, order: "asc" | "desc") {
     const id = ref === "latest" ? yield* tipHeight(network) : ref;
     return yield* blockTransactions(network, id, page, count, order);

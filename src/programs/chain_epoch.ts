@@ -13,7 +13,7 @@ import { epochSummary } from "@src/queries/epoch_summary.ts";
 import { atTip } from "./at_tip.ts";
 import { epochFiguresOf, reportedTip } from "./explorer.ts";
 
-export const latestEpoch = Effect.fn("epochs.latest")(function* (network: Network) {
+export const latestEpoch = Effect.fnUntraced(function* (network: Network) {
   const db = (yield* ChainDatabases).get(network);
   const clock = (yield* ChainClock).get(network);
   const tip = yield* reportedTip(network);

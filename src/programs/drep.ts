@@ -9,7 +9,7 @@ import { decodeDRepId } from "@src/domain/drep_id.ts";
 import { decodedOr, NotFoundError } from "@src/domain/errors.ts";
 import { dreps } from "./explorer_dreps.ts";
 
-export const drep = Effect.fn("drep.get")(function* (network: Network, id: string) {
+export const drep = Effect.fnUntraced(function* (network: Network, id: string) {
   const only = yield* decodedOr("drep_id", decodeDRepId(id));
   const page = yield* dreps(network, { page: 1, pageSize: 1, activeOnly: false, registeredOnly: true, only });
   const found = page.data[0];

@@ -11,7 +11,7 @@ import { fromSql, NotFoundError } from "@src/domain/errors.ts";
 import { epochParams } from "@src/queries/protocol_parameters.ts";
 import { atTip } from "./at_tip.ts";
 
-export const epochParameters = Effect.fn("epochParameters.get")(
+export const epochParameters = Effect.fnUntraced(
   function* (network: Network, epoch: number | "latest") {
     const db = (yield* ChainDatabases).get(network);
     const row = yield* atTip(

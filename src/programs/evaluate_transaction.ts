@@ -15,7 +15,7 @@ export interface TransactionToEvaluate {
   readonly additionalUtxo?: ReadonlyArray<unknown>;
 }
 
-export const evaluateTransaction = Effect.fn("transactions.evaluate")(
+export const evaluateTransaction = Effect.fnUntraced(
   function* (network: Network, tx: TransactionToEvaluate) {
     const node = (yield* NodeClients).get(network);
     return yield* node.evaluateTransaction({

@@ -26,7 +26,7 @@ const reportedCap = (network: Network) =>
     return db.replicas || tips.shared ? tips.get(network).current()?.height ?? undefined : undefined;
   });
 
-export const blocks = Effect.fn("explorer.blocks")(function* (network: Network, page: number, limit: number) {
+export const blocks = Effect.fnUntraced(function* (network: Network, page: number, limit: number) {
   const db = (yield* ChainDatabases).get(network);
   const atMostBlockNo = yield* reportedCap(network);
   return yield* atTip(
@@ -36,7 +36,7 @@ export const blocks = Effect.fn("explorer.blocks")(function* (network: Network, 
   );
 });
 
-export const block = Effect.fn("explorer.block")(function* (network: Network, id: number | string) {
+export const block = Effect.fnUntraced(function* (network: Network, id: number | string) {
   const db = (yield* ChainDatabases).get(network);
   const found = yield* atTip(
     network,
@@ -50,7 +50,7 @@ export const block = Effect.fn("explorer.block")(function* (network: Network, id
 });
 
 /** The pots of the latest boundary and `epoch`'s stake distribution, cached per epoch (they change once an epoch). */
-export const epochFiguresOf = Effect.fn("explorer.epochFigures")(function* (network: Network, epoch: number) {
+export const epochFiguresOf = Effect.fnUntraced(function* (network: Network, epoch: number) {
   const db = (yield* ChainDatabases).get(network);
   const cache = yield* Cache;
   return yield* cache.getOrCompute(
@@ -64,13 +64,13 @@ export const epochFiguresOf = Effect.fn("explorer.epochFigures")(function* (netw
  * The tip as the service reports it: no higher than the reported tip (replicas, a tip shared through Redis),
  * so it never goes back between requests. Undefined on an empty chain.
  */
-export const reportedTip = Effect.fn("explorer.reportedTip")(function* (network: Network) {
+export const reportedTip = Effect.fnUntraced(function* (network: Network) {
   const db = (yield* ChainDatabases).get(network);
   const atMostBlockNo = yield* reportedCap(network);
   return yield* tipPosition(db.sql, { atMostBlockNo }).pipe(Effect.mapError(fromSql(network)));
 });
 
-export const stats = Effect.fn("explorer.stats")(function* (network: Network) {
+export const stats = Effect.fnUntraced(function* (network: Network) {
   const db = (yield* ChainDatabases).get(network);
   const cache = yield* Cache;
   const tip = yield* reportedTip(network);
@@ -94,7 +94,7 @@ export const stats = Effect.fn("explorer.stats")(function* (network: Network) {
 });
 
 /** A block's transactions, a page at a time, in block order (`asc`) or its reverse (`desc`). */
-export const blockTransactions = Effect.fn("explorer.blockTransactions")(
+export const blockTransactions = Effect.fnUntraced(
   function* (
     network: Network,
     id: number | string,

@@ -15,14 +15,14 @@ import { decodedOr, fromSql, NotFoundError } from "@src/domain/errors.ts";
 
 const decoded = (network: Network, addr: string) => decodedOr("addr", decodeAddress(addr, network));
 
-export const address = Effect.fn("explorer.address")(function* (network: Network, addr: string) {
+export const address = Effect.fnUntraced(function* (network: Network, addr: string) {
   const target = yield* decoded(network, addr);
   const info = addressInfoOf(yield* (yield* AddressSummaries).get(network, target));
   if (!info) return yield* new NotFoundError({ message: `Address ${addr} has no activity on ${network}` });
   return info;
 });
 
-export const addressUtxos = Effect.fn("explorer.addressUtxos")(
+export const addressUtxos = Effect.fnUntraced(
   function* (network: Network, addr: string, page: number, limit: number) {
     const target = yield* decoded(network, addr);
     const db = (yield* ChainDatabases).get(network);

@@ -10,7 +10,7 @@ import { dreps as query, type DRepsOptions } from "@src/queries/dreps.ts";
 import { atTip } from "./at_tip.ts";
 import { fromSql } from "@src/domain/errors.ts";
 
-export const dreps = Effect.fn("explorer.dreps")(function* (network: Network, options: DRepsOptions) {
+export const dreps = Effect.fnUntraced(function* (network: Network, options: DRepsOptions) {
   const db = (yield* ChainDatabases).get(network);
   return yield* atTip(
     network,

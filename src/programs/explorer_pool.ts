@@ -13,7 +13,7 @@ import { tipPosition } from "@src/queries/network_stats.ts";
 import { atTip } from "./at_tip.ts";
 import { decodedOr, fromSql, NotFoundError } from "@src/domain/errors.ts";
 
-export const pool = Effect.fn("explorer.pool")(function* (network: Network, poolId: string) {
+export const pool = Effect.fnUntraced(function* (network: Network, poolId: string) {
   const { hash } = yield* decodedOr("poolId", decodePoolId(poolId, network));
   const db = (yield* ChainDatabases).get(network);
   const cache = yield* Cache;

@@ -9,7 +9,7 @@ import { transactionByHash } from "@src/queries/transaction.ts";
 import { atTip } from "./at_tip.ts";
 import { fromSql, NotFoundError } from "@src/domain/errors.ts";
 
-export const transaction = Effect.fn("explorer.transaction")(function* (network: Network, hash: string) {
+export const transaction = Effect.fnUntraced(function* (network: Network, hash: string) {
   const db = (yield* ChainDatabases).get(network);
   const found = yield* atTip(
     network,

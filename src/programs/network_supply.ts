@@ -25,7 +25,7 @@ export interface NetworkSupply {
   readonly activeStake: string;
 }
 
-export const networkSupply = Effect.fn("network.supply")(function* (network: Network) {
+export const networkSupply = Effect.fnUntraced(function* (network: Network) {
   const db = (yield* ChainDatabases).get(network);
   const cache = yield* Cache;
   const tip = yield* reportedTip(network);

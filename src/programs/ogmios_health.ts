@@ -9,7 +9,7 @@ import { systemStart, tip } from "@src/queries/tip.ts";
 
 export const ogmiosVersion = "6.14.0";
 
-export const ogmiosHealth = Effect.fn("ogmios.health")(function* (network: Network) {
+export const ogmiosHealth = Effect.fnUntraced(function* (network: Network) {
   const db = (yield* ChainDatabases).get(network);
   const now = yield* Clock.currentTimeMillis;
   const [t, start] = yield* Effect.all([tip(db.sql), systemStart(db.sql)]);

@@ -15,7 +15,7 @@ import { epochFigures } from "@src/queries/network_stats.ts";
 import { poolInfo } from "@src/queries/pool.ts";
 import { atTip } from "./at_tip.ts";
 
-export const poolContent = Effect.fn("pool.content")(function* (poolId: string, network: Network) {
+export const poolContent = Effect.fnUntraced(function* (poolId: string, network: Network) {
   const { hash } = /^[0-9a-fA-F]{56}$/.test(poolId)
     ? { hash: poolId.toLowerCase() }
     : yield* decodedOr("pool_id", decodePoolId(poolId, network));

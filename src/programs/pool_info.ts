@@ -32,7 +32,7 @@ export const poolInfoNetwork = (
   return Either.right(implied ?? asked ?? "mainnet");
 };
 
-export const poolInfo = Effect.fn("poolInfo.get")(function* (poolId: string, network: Network) {
+export const poolInfo = Effect.fnUntraced(function* (poolId: string, network: Network) {
   const { hash } = yield* decodedOr("poolId", decodePoolId(poolId, network));
   const db = (yield* ChainDatabases).get(network);
   const pool = yield* atTip(

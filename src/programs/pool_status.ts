@@ -15,7 +15,7 @@ import { fromSql, NotFoundError } from "@src/domain/errors.ts";
 /** Whole ADA, rounded down (1 ADA = 1,000,000 lovelace). */
 const wholeAda = (lovelace: string) => Number(BigInt(lovelace) / 1_000_000n);
 
-export const poolStatus = Effect.fn("poolStatus.get")(function* (network: Network) {
+export const poolStatus = Effect.fnUntraced(function* (network: Network) {
   const { poolId } = yield* AppConfig;
   if (Option.isNone(poolId)) {
     return yield* new NotFoundError({

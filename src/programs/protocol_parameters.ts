@@ -38,7 +38,7 @@ const inOgmiosShape = (source: string, value: unknown) =>
     ),
   );
 
-export const protocolParameters = Effect.fn("protocolParameters.get")(function* (network: Network) {
+export const protocolParameters = Effect.fnUntraced(function* (network: Network) {
   const client = (yield* NodeClients).get(network);
   const cache = yield* Cache;
   return yield* cache.getOrCompute<

@@ -11,7 +11,7 @@ import { datumByHash, scriptByHash } from "@src/queries/scripts.ts";
 import { atTip } from "./at_tip.ts";
 
 /** `hashHex`: 28 bytes, hex (either case). */
-export const script = Effect.fn("scripts.script")(function* (network: Network, hashHex: string) {
+export const script = Effect.fnUntraced(function* (network: Network, hashHex: string) {
   const hash = hashHex.toLowerCase();
   const db = (yield* ChainDatabases).get(network);
   const found = yield* atTip(network, `script:${hash}`, scriptByHash(db.sql, hash)).pipe(
@@ -22,7 +22,7 @@ export const script = Effect.fn("scripts.script")(function* (network: Network, h
 });
 
 /** `hashHex`: 32 bytes, hex (either case). */
-export const datum = Effect.fn("scripts.datum")(function* (network: Network, hashHex: string) {
+export const datum = Effect.fnUntraced(function* (network: Network, hashHex: string) {
   const hash = hashHex.toLowerCase();
   const db = (yield* ChainDatabases).get(network);
   const found = yield* atTip(network, `datum:${hash}`, datumByHash(db.sql, hash)).pipe(

@@ -14,7 +14,7 @@ import { atTip } from "./at_tip.ts";
 import { stakeOutputsBalance } from "./stake_account_content.ts";
 
 /** `network` is `stakeAddressNetwork(address)`, which the route resolved once for the access check. */
-export const stakeAccount = Effect.fn("stakeAccount.get")(function* (address: string, network: Network) {
+export const stakeAccount = Effect.fnUntraced(function* (address: string, network: Network) {
   const { hashRaw } = yield* decodedOr("address", decodeStakeAddress(address, network));
   const db = (yield* ChainDatabases).get(network);
   const balance = yield* stakeOutputsBalance(address, network);

@@ -29,7 +29,7 @@ export const stakeOutputsBalance = (address: string, network: Network) =>
 const notSeen = (address: string, network: Network) =>
   new NotFoundError({ message: `The stake account ${address} has never been seen on ${network}` });
 
-export const stakeAccountContent = Effect.fn("stakeAccount.content")(
+export const stakeAccountContent = Effect.fnUntraced(
   function* (address: string, network: Network) {
     const { hashRaw } = yield* decodedOr("stake_address", decodeStakeAddress(address, network));
     const db = (yield* ChainDatabases).get(network);
@@ -51,7 +51,7 @@ export const stakeAccountContent = Effect.fn("stakeAccount.content")(
   },
 );
 
-export const stakeAccountAddresses = Effect.fn("stakeAccount.addresses")(
+export const stakeAccountAddresses = Effect.fnUntraced(
   function* (address: string, network: Network, page: PageOptions) {
     const { hashRaw } = yield* decodedOr("stake_address", decodeStakeAddress(address, network));
     const db = (yield* ChainDatabases).get(network);

@@ -13,7 +13,7 @@ const idOf = (result: unknown): string | undefined => {
   return typeof id === "string" ? id : undefined;
 };
 
-export const submitTransaction = Effect.fn("transaction.submit")(
+export const submitTransaction = Effect.fnUntraced(
   function* (network: Network, cbor: Uint8Array) {
     const node = (yield* NodeClients).get(network);
     const result = yield* node.submitTransaction({ cbor: hex.encode(cbor) });

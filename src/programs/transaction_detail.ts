@@ -14,7 +14,7 @@ import { atTip } from "./at_tip.ts";
 const notFound = (network: Network, hash: string) =>
   new NotFoundError({ message: `Transaction ${hash} not found on ${network}` });
 
-export const transactionDetail = Effect.fn("transaction.detail")(function* (network: Network, hash: string) {
+export const transactionDetail = Effect.fnUntraced(function* (network: Network, hash: string) {
   const db = (yield* ChainDatabases).get(network);
   const found = yield* atTip(
     network,
@@ -26,7 +26,7 @@ export const transactionDetail = Effect.fn("transaction.detail")(function* (netw
 });
 
 /** The transaction's CBOR in hex; not found as well when db-sync did not keep it (its `tx_cbor` option off). */
-export const transactionCborOf = Effect.fn("transaction.cbor")(function* (network: Network, hash: string) {
+export const transactionCborOf = Effect.fnUntraced(function* (network: Network, hash: string) {
   const db = (yield* ChainDatabases).get(network);
   const found = yield* transactionCbor(db.sql, hash).pipe(Effect.mapError(fromSql(network)));
   if (!found) return yield* notFound(network, hash);

@@ -10,7 +10,7 @@ import { txConfirmation } from "@src/queries/tx_status.ts";
 import { atTip } from "./at_tip.ts";
 import { fromSql } from "@src/domain/errors.ts";
 
-export const txStatus = Effect.fn("txStatus.get")(function* (hash: string, network: Network) {
+export const txStatus = Effect.fnUntraced(function* (hash: string, network: Network) {
   const db = (yield* ChainDatabases).get(network);
   const found = yield* atTip(
     network,
