@@ -62,6 +62,23 @@ Deno.test("the cache is bounded by bytes as well as entries", async (t) => {
     assert.equal(cache.size().entries, 1);
   });
 
+  await t.step("an entry read since it was stored outlives the unread ones (CLOCK)", async () => {
+    const cache = makeMemoryCache({ maxEntries: 3, maxBytes: 1024 * 1024 });
+    const computed: Array<string> = [];
+    const get = (key: string) =>
+      Effect.runPromise(cache.getOrCompute(key, "1 minute", Effect.sync(() => (computed.push(key), key))));
+    for (const key of ["a", "b", "c"]) await get(key);
+    await get("a"); // a hit: marked, not computed
+    await get("d"); // full: the cursor passes over a (clearing its mark) and drops b
+    assert.deepEqual(computed, ["a", "b", "c", "d"]);
+    await get("a");
+    await get("c");
+    assert.deepEqual(computed, ["a", "b", "c", "d"], "a and c are still held");
+    await get("b");
+    assert.deepEqual(computed, ["a", "b", "c", "d", "b"], "b was the one dropped");
+    assert.equal(cache.size().entries, 3);
+  });
+
   await t.step("concurrent callers of one key share one computation", async () => {
     const cache = makeMemoryCache();
     let runs = 0;
