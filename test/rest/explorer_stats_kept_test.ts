@@ -1,6 +1,6 @@
 /**
- * Explorer stats (and the newest blocks page, a transaction's status, Blockfrost's latest block and epoch
- * parameters) are kept encoded per reported tip: a repeated request gets the same bytes and ETag (304 on
+ * Explorer stats (and the newest blocks page, a transaction's status, Blockfrost's latest block, a block by hash
+ * and epoch parameters) are kept encoded per reported tip: a repeated request gets the same bytes and ETag (304 on
  * `If-None-Match`), a new block changes them, and (PostgreSQL) kept bytes are not served while the chain database
  * does not answer: 503, as without them.
  */
@@ -112,6 +112,35 @@ Deno.test({
         }
         latestBefore = again;
       }
+      // Blockfrost's block by hash: its confirmations count from the tip, so its kept bytes are the tip's
+      const bfBlock = async () => {
+        const r = await fetch(`${service.base}/api/v0/blocks/${withTx!.hash}`, {
+          headers: { project_id: key },
+        });
+        const text = await r.text();
+        assert.equal(r.status, 200, text);
+        const { confirmations, height } = JSON.parse(text);
+        return {
+          etag: r.headers.get("etag"),
+          confirmations: confirmations as number,
+          height: height as number,
+          text,
+        };
+      };
+      let blockBefore = await bfBlock();
+      let blockTip = (await bfLatest()).height;
+      for (let i = 0; i < 10; i++) { // a pair at one tip: the same bytes, confirmations counted from that tip
+        const again = await bfBlock();
+        const tipNow = (await bfLatest()).height;
+        if (again.confirmations === blockBefore.confirmations && tipNow === blockTip) {
+          assert.equal(again.text, blockBefore.text);
+          assert.equal(again.etag, blockBefore.etag);
+          assert.equal(again.confirmations, tipNow - again.height);
+          break;
+        }
+        blockBefore = again;
+        blockTip = tipNow;
+      }
       const parameters = await bfParameters();
       if (parameters.status === 200) { // the embedded demo chain keeps epoch_param; a bare chain may not
         const again = await bfParameters();
@@ -189,6 +218,13 @@ Deno.test({
         }
         assert.ok(latest.height > latestBefore.height, `${latest.height} > ${latestBefore.height}`);
         assert.notEqual(latest.etag, latestBefore.etag);
+        // and the kept block by hash: more confirmations, a new ETag
+        const blockAfter = await bfBlock();
+        assert.ok(
+          blockAfter.confirmations > blockBefore.confirmations,
+          `${blockAfter.confirmations} > ${blockBefore.confirmations}`,
+        );
+        assert.notEqual(blockAfter.etag, blockBefore.etag);
       });
 
       await t.step({

@@ -92,10 +92,12 @@ export const chainRoutes: ReadonlyArray<Route> = [
         toBfBlockTxs,
       ),
   ),
+  // a block and its transactions are cached at the tip (confirmations counted from it): kept encoded with them
   ...serveBlockfrost(
     chain.block,
     ({ network, path }) =>
       Effect.map(chainBlock(network, path.hash_or_number), (b) => toBfBlock(b.block, b.confirmations)),
+    { perTip: keptWithTheValue() },
   ),
   ...serveBlockfrost(
     chain.blockTxs,
@@ -104,5 +106,6 @@ export const chainRoutes: ReadonlyArray<Route> = [
         chainBlockTransactions(network, path.hash_or_number, query.page, query.count, query.order),
         toBfBlockTxs,
       ),
+    { perTip: keptWithTheValue() },
   ),
 ];

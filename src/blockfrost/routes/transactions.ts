@@ -7,6 +7,7 @@ import { Effect } from "effect";
 import * as txs from "@schemas/blockfrost/transactions.ts";
 import type { Route } from "@src/http/route.ts";
 import { transactionCborOf, transactionDetail } from "@src/programs/transaction_detail.ts";
+import { keptWithTheValue } from "@src/http/kept_answer.ts";
 import { serveBlockfrost } from "../endpoint.ts";
 import {
   txContent,
@@ -19,18 +20,22 @@ import { txSubmitRoutes } from "../tx_submit.ts";
 
 /** Until the next block at most (the answers say whether outputs are spent). */
 const untilNextBlock = () => ({ "cache-control": "public, max-age=1" });
+/** A transaction's detail is cached at the tip (transaction_detail.ts): each route keeps its answers encoded with it. */
+const detailOptions = () => ({ headers: untilNextBlock, perTip: keptWithTheValue() });
 
 const detailOf = (network: Parameters<typeof transactionDetail>[0], hash: string) =>
   transactionDetail(network, hash.toLowerCase());
 
 export const transactionsRoutes: ReadonlyArray<Route> = [
-  ...serveBlockfrost(txs.tx, ({ network, path }) => Effect.map(detailOf(network, path.hash), txContent), {
-    headers: untilNextBlock,
-  }),
+  ...serveBlockfrost(
+    txs.tx,
+    ({ network, path }) => Effect.map(detailOf(network, path.hash), txContent),
+    detailOptions(),
+  ),
   ...serveBlockfrost(
     txs.txUtxos,
     ({ network, path }) => Effect.map(detailOf(network, path.hash), txContentUtxo),
-    { headers: untilNextBlock },
+    detailOptions(),
   ),
   ...serveBlockfrost(
     txs.txCbor,
@@ -41,17 +46,17 @@ export const transactionsRoutes: ReadonlyArray<Route> = [
   ...serveBlockfrost(
     txs.txMetadata,
     ({ network, path }) => Effect.map(detailOf(network, path.hash), txContentMetadata),
-    { headers: untilNextBlock },
+    detailOptions(),
   ),
   ...serveBlockfrost(
     txs.txMetadataCbor,
     ({ network, path }) => Effect.map(detailOf(network, path.hash), txContentMetadataCbor),
-    { headers: untilNextBlock },
+    detailOptions(),
   ),
   ...serveBlockfrost(
     txs.txRedeemers,
     ({ network, path }) => Effect.map(detailOf(network, path.hash), txContentRedeemers),
-    { headers: untilNextBlock },
+    detailOptions(),
   ),
   ...txSubmitRoutes,
 ];
