@@ -46,6 +46,16 @@ const different = (what: string, suffix = "") => (n: number) => `${what}, ${thou
 const view = (key: string) => key.split(" ")[0]!;
 const hex = (key: string) => key.split(" ")[1]!;
 
+/**
+ * What the service runs first for a stake account it has no summary of (layers/address_summaries.ts): the stake
+ * address's summary, whose balance the account statement then takes instead of summing the outputs itself.
+ */
+const stakeBalance = (s: SqlClient, key: string) =>
+  Effect.map(
+    addressSummary(s, view(key), { paymentCredHex: null, spentTracking }),
+    (summary) => summary?.balance ?? "0",
+  );
+
 export const freshLookups: ReadonlyArray<FreshLookup> = [
   {
     name: different("tx-status"),
@@ -82,7 +92,7 @@ export const freshLookups: ReadonlyArray<FreshLookup> = [
     name: different("stake-account"),
     kind: "stake",
     path: (k) => `/api/public/stake-account?address=${view(k)}`,
-    direct: (s, k) => stakeAccount(s, hex(k), spentTracking),
+    direct: (s, k) => Effect.flatMap(stakeBalance(s, k), (b) => stakeAccount(s, hex(k), spentTracking, b)),
   },
   {
     name: different("explorer address", " (first request: full summary)"),
@@ -119,7 +129,8 @@ export const freshLookups: ReadonlyArray<FreshLookup> = [
     name: different("blockfrost accounts/{stake}"),
     kind: "stake",
     path: (k) => `/api/v0/accounts/${view(k)}`,
-    direct: (s, k) => stakeAccountInFull(s, hex(k), spentTracking),
+    direct: (s, k) =>
+      Effect.flatMap(stakeBalance(s, k), (b) => stakeAccountInFull(s, hex(k), spentTracking, b)),
   },
 ];
 
