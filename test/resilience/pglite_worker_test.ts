@@ -88,7 +88,12 @@ Deno.test({
         assertHealthKeptUp(healthMs, "while the slow statement runs", 5);
         // p95, not the maximum: on a shared 2-core machine (CI runs three test files at once) one probe in 50 can
         // wait for a core; a statement holding the thread would delay every probe after it instead
-        assert.ok(percentile(samples, 0.95) < 100, `preprod p95 ${percentile(samples, 0.95).toFixed(1)} ms`);
+        // held up behind mainnet's statement, preprod would wait for it (1.5 s and more); unheld it answers in about
+        // 10-20 ms on a quiet machine, 147 ms at p95 on a loaded 2-core one: half the statement limit tells them apart
+        assert.ok(
+          percentile(samples, 0.95) < statementTimeoutMs / 2,
+          `preprod p95 ${percentile(samples, 0.95).toFixed(1)} ms`,
+        );
         assert.ok(Math.max(...samples) < 1_000, `preprod max ${Math.max(...samples).toFixed(1)} ms`);
         assert.equal(answer.status, 200);
         assert.equal(
