@@ -81,8 +81,11 @@ export const makeMemoryCache = (bounds: CacheBounds = defaultCacheBounds): Cache
   };
   /** Where the next eviction looks: a live iterator, so entries removed before it are not walked again. */
   let cursor = entries.keys();
-  /** Removes the first entry from the cursor on that was not used since the cursor last passed it. */
-  const evictOne = () => {
+  /**
+   * Removes the first entry from the cursor on that was not used since the cursor last passed it, never `kept`
+   * (the entry just stored, which the cursor may reach first when it is near the end).
+   */
+  const evictOne = (kept: string) => {
     // at most two rounds: the first clears every mark it passes
     for (let passed = 0; passed <= 2 * entries.size; passed++) {
       let next = cursor.next();
@@ -91,6 +94,7 @@ export const makeMemoryCache = (bounds: CacheBounds = defaultCacheBounds): Cache
         next = cursor.next();
         if (next.done) return;
       }
+      if (next.value === kept) continue;
       const entry = entries.get(next.value)!;
       if (!entry.used) return remove(next.value);
       entry.used = false;
@@ -102,7 +106,7 @@ export const makeMemoryCache = (bounds: CacheBounds = defaultCacheBounds): Cache
     if (size > bounds.maxBytes / 8) return;
     entries.set(key, { ...entry, bytes: size, used: false });
     bytes += size;
-    while (entries.size > bounds.maxEntries || bytes > bounds.maxBytes) evictOne();
+    while (entries.size > bounds.maxEntries || bytes > bounds.maxBytes) evictOne(key);
   };
 
   const refresh = <A, E, R>(
