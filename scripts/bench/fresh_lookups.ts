@@ -82,7 +82,7 @@ export const freshLookups: ReadonlyArray<FreshLookup> = [
     direct: (s, p) => recentBlocks(s, { page: Number(p), limit: 25 }),
   },
   {
-    name: () => "explorer pool, every pool",
+    name: different("explorer pool"),
     kind: "pool",
     path: (p) => `/v2/explorer/mainnet/pool/${view(p)}`,
     // lifetime rewards are cached per epoch by the service; the per-request work is the pool statement
