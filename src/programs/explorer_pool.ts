@@ -24,7 +24,11 @@ export const pool = Effect.fnUntraced(function* (network: Network, poolId: strin
   );
   if (!found) return yield* new NotFoundError({ message: `Pool ${poolId} is not registered on ${network}` });
   // the epoch, for the per-epoch keys below: read once per tip, not per request
-  const tip = yield* atTip(network, "tip-position", tipPosition(db.sql).pipe(Effect.mapError(fromSql(network))));
+  const tip = yield* atTip(
+    network,
+    "tip-position",
+    tipPosition(db.sql).pipe(Effect.mapError(fromSql(network))),
+  );
   const perEpoch = `pool:${network}:${hash}:${tip?.epochNo ?? 0}`;
   const [lifetimeRewards, ros30d] = yield* Effect.all([
     cache.getOrCompute(
