@@ -112,6 +112,8 @@ export const restRoutes: ReadonlyArray<Route> = [
     explorerAccess(),
     ({ path, query }) => explorerAddress.addressUtxos(path.network, path.addr, query.page, query.limit),
     () => ({ "cache-control": "public, max-age=5" }),
+    // the page is a value cached per tip (src/programs/explorer_address.ts)
+    keptWithTheValue(),
   ),
   serve(
     api.tx,

@@ -1,6 +1,7 @@
 /** The Blockfrost dialect's addresses routes (schemas/blockfrost/addresses.ts). */
 import { Effect } from "effect";
 import * as addresses from "@schemas/blockfrost/addresses.ts";
+import { keptWithTheValue } from "@src/http/kept_answer.ts";
 import type { Route } from "@src/http/route.ts";
 import { addressHoldings, addressTransactionPage, addressUtxoPage } from "@src/programs/address_activity.ts";
 import type { BlockPosition } from "@src/queries/address_transactions.ts";
@@ -9,6 +10,12 @@ import { serveBlockfrost } from "../endpoint.ts";
 
 /** Answers that change with each block: a client re-asks, no cache keeps them. */
 const noStore = () => ({ "cache-control": "no-store" });
+
+/**
+ * The pages of an address's UTxOs and transactions are values cached per tip (src/programs/address_activity.ts),
+ * so their encoded answers are kept with them: a wallet polling its address between two blocks gets the bytes.
+ */
+const pageOptions = () => ({ headers: noStore, perTip: keptWithTheValue() });
 
 /** `height` or `height:index`, as the query Schema let through. */
 const position = (text: string | undefined): BlockPosition | undefined => {
@@ -29,7 +36,7 @@ export const addressesRoutes: ReadonlyArray<Route> = [
     addresses.addressUtxos,
     ({ path, query, network }) =>
       Effect.map(addressUtxoPage(network, path.address, query), (page) => page.map(bfAddressUtxo)),
-    { headers: noStore },
+    pageOptions(),
   ),
   ...serveBlockfrost(
     addresses.addressUtxosOfAsset,
@@ -41,7 +48,7 @@ export const addressesRoutes: ReadonlyArray<Route> = [
         }),
         (page) => page.map(bfAddressUtxo),
       ),
-    { headers: noStore },
+    pageOptions(),
   ),
   ...serveBlockfrost(
     addresses.addressTransactions,
@@ -56,6 +63,6 @@ export const addressesRoutes: ReadonlyArray<Route> = [
         (page) => page.map(bfAddressTransaction),
       );
     },
-    { headers: noStore },
+    pageOptions(),
   ),
 ];
