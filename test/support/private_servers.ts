@@ -26,7 +26,31 @@ export const redisAvailable = (() => {
   }
 })();
 
+/** The low end of the kernel's ephemeral range: outgoing connections and port-0 binds take their ports above it. */
+const ephemeralLow = (() => {
+  try {
+    return Number(Deno.readTextFileSync("/proc/sys/net/ipv4/ip_local_port_range").trim().split(/\s+/)[0]);
+  } catch {
+    return 32768;
+  }
+})();
+
+/**
+ * A port free now, for a server a test starts (or restarts) there later: below the ephemeral range, so no
+ * outgoing connection or port-0 bind takes it while nothing listens (one did, on a loaded CI run: AddrInUse when
+ * startup_wait_test's Ogmios stand-in came up 4 s after its port was chosen). Random, so two tests choosing at
+ * once rarely meet; any free port when none is found there.
+ */
 export const freePort = (): number => {
+  const low = 10_000;
+  const high = Number.isFinite(ephemeralLow) && ephemeralLow > low + 1000 ? ephemeralLow : 32768;
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = low + Math.floor(Math.random() * (high - low));
+    try {
+      Deno.listen({ hostname: "127.0.0.1", port }).close();
+      return port;
+    } catch { /* taken: another */ }
+  }
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const { port } = listener.addr as Deno.NetAddr;
   listener.close();
